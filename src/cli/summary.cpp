@@ -1,0 +1,133 @@
+#include "cli/summary.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "integrators/asymptotic.hpp"
+#include "zoneode_version.hpp"
+
+namespace zoneode {
+
+namespace {
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+          out += buffer;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+}  // namespace
+
+void print_summary(const RunSummary& s, std::ostream& out) {
+  char line[256];
+  out << "== zoneode summary ==\n";
+  std::snprintf(line, sizeof line, "  zones            %lld (%lld failed)\n", static_cast<long long>(s.zones),
+                static_cast<long long>(s.failed_zones()));
+  out << line;
+  for (int status = 1; status < zone_status_count; ++status) {
+    if (s.zones_by_status[status] == 0) continue;
+    std::snprintf(line, sizeof line, "    %-14s %lld\n", zone_status_name(status),
+                  static_cast<long long>(s.zones_by_status[status]));
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "  network          %s: %d species, %d reactions, %lld F+ / %lld F- terms\n",
+                s.network.c_str(), s.species, s.reactions, static_cast<long long>(s.creation_terms),
+                static_cast<long long>(s.destruction_terms));
+  out << line;
+  std::snprintf(line, sizeof line, "  backend          %s, %d rank(s) x %d thread(s)\n", s.backend.c_str(), s.ranks,
+                s.threads);
+  out << line;
+  std::snprintf(line, sizeof line, "  steps            %lld accepted, %lld rejected (%.1f per zone)\n",
+                static_cast<long long>(s.steps), static_cast<long long>(s.rejected_steps),
+                s.zones ? static_cast<double>(s.steps) / s.zones : 0.0);
+  out << line;
+  std::snprintf(line, sizeof line, "  max mass drift   %.3e\n", s.max_mass_drift);
+  out << line;
+  std::snprintf(line, sizeof line, "  energy rate      %.4e .. %.4e erg/(g s)\n", s.min_energy_rate, s.max_energy_rate);
+  out << line;
+  std::snprintf(line, sizeof line, "  set-up time      %.3f s (not in the figure of merit)\n", s.setup_seconds);
+  out << line;
+  std::snprintf(line, sizeof line, "  integrate time   %.3f s\n", s.integrate_seconds);
+  out << line;
+  std::snprintf(line, sizeof line, "  figure of merit  %.4e zone-steps/s (%.1f ns per zone-step)\n",
+                s.zone_steps_per_second(), s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0);
+  out << line;
+  out << "  result hash      " << s.result_hash << "\n";
+}
+
+std::string summary_json(const RunSummary& s) {
+  std::ostringstream out;
+  out << "{\n";
+  out << "  \"zoneode_version\": " << json_string(ZONEODE_VERSION) << ",\n";
+  out << "  \"git_commit\": " << json_string(ZONEODE_GIT_COMMIT) << ",\n";
+  out << "  \"deck\": " << json_string(s.deck) << ",\n";
+  out << "  \"network\": " << json_string(s.network) << ",\n";
+  out << "  \"network_hash\": " << json_string(s.network_hash) << ",\n";
+  out << "  \"species\": " << s.species << ",\n";
+  out << "  \"reactions\": " << s.reactions << ",\n";
+  out << "  \"rate_sets\": " << s.rate_sets << ",\n";
+  out << "  \"creation_terms\": " << s.creation_terms << ",\n";
+  out << "  \"destruction_terms\": " << s.destruction_terms << ",\n";
+  out << "  \"flux_terms\": " << s.creation_terms + s.destruction_terms << ",\n";
+  out << "  \"zones\": " << s.zones << ",\n";
+  out << "  \"failed_zones\": " << s.failed_zones() << ",\n";
+  out << "  \"zones_by_status\": {";
+  for (int status = 0; status < zone_status_count; ++status) {
+    out << (status ? ", " : "") << json_string(zone_status_name(status)) << ": " << s.zones_by_status[status];
+  }
+  out << "},\n";
+  out << "  \"backend\": " << json_string(s.backend) << ",\n";
+  out << "  \"ranks\": " << s.ranks << ",\n";
+  out << "  \"threads\": " << s.threads << ",\n";
+  out << "  \"steps\": " << s.steps << ",\n";
+  out << "  \"rejected_steps\": " << s.rejected_steps << ",\n";
+  out << "  \"setup_seconds\": " << number(s.setup_seconds) << ",\n";
+  out << "  \"wall_seconds\": " << number(s.integrate_seconds) << ",\n";
+  out << "  \"zone_steps_per_second\": " << number(s.zone_steps_per_second()) << ",\n";
+  out << "  \"max_mass_drift\": " << number(s.max_mass_drift) << ",\n";
+  out << "  \"min_energy_generation_rate\": " << number(s.min_energy_rate) << ",\n";
+  out << "  \"max_energy_generation_rate\": " << number(s.max_energy_rate) << ",\n";
+  out << "  \"result_hash\": " << json_string(s.result_hash) << "\n";
+  out << "}\n";
+  return out.str();
+}
+
+void write_text_file_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write '" + temporary + "'");
+    out << text;
+    out.close();
+    if (!out) throw std::runtime_error("writing '" + temporary + "' failed");
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary);
+    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "': " + error.message());
+  }
+}
+
+}  // namespace zoneode

@@ -1,0 +1,45 @@
+// The end-of-run report: a human summary and the same numbers as JSON.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+namespace zoneode {
+
+inline constexpr int zone_status_count = 6;
+
+struct RunSummary {
+  std::string deck;
+  std::string network;
+  std::string network_hash;          // hex
+  int species = 0;
+  int reactions = 0;
+  std::int64_t rate_sets = 0;
+  std::int64_t creation_terms = 0;
+  std::int64_t destruction_terms = 0;
+  std::int64_t zones = 0;
+  int ranks = 1;
+  int threads = 1;
+  std::string backend = "cpu";
+  std::int64_t steps = 0;            // accepted steps over all zones
+  std::int64_t rejected_steps = 0;
+  std::array<std::int64_t, zone_status_count> zones_by_status{};
+  double setup_seconds = 0;          // deck, network and zone set-up (not in the figure of merit)
+  double integrate_seconds = 0;      // the figure of merit's time: integration only
+  double max_mass_drift = 0;
+  double min_energy_rate = 0;        // [erg/(g s)] over zones
+  double max_energy_rate = 0;
+  std::string result_hash;           // FNV-1a over every zone's final Y, steps and status bits
+
+  std::int64_t failed_zones() const { return zones - zones_by_status[0]; }
+  double zone_steps_per_second() const { return integrate_seconds > 0 ? steps / integrate_seconds : 0.0; }
+};
+
+void print_summary(const RunSummary& summary, std::ostream& out);
+std::string summary_json(const RunSummary& summary);
+// Writes under a temporary name and renames, so a reader never sees a partial file.
+void write_text_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace zoneode

@@ -1,0 +1,114 @@
+#include "deck/deck.hpp"
+
+#include "deck/yaml_schema.hpp"
+
+namespace zoneode {
+
+namespace {
+
+NetworkDeck read_network(DeckSection section) {
+  NetworkDeck network;
+  network.source = section.text("source", "generator", {"generator", "reaclib", "file", "decay_chain", "reversible_pair"});
+  if (network.source == "generator") {
+    network.preset = section.text("preset", "default", {"default", "s16", "s150", "s365"});
+    const GeneratorSettings preset = generator_preset(network.preset);
+    network.generator.species = static_cast<int>(section.integer("species", preset.species, 4, 4000));
+    network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));
+    network.generator.seed = static_cast<std::uint64_t>(section.integer("seed", static_cast<std::int64_t>(preset.seed), 0));
+  } else if (network.source == "reaclib") {
+    network.file = section.path("file", std::nullopt);
+    if (section.has("nuclides") == section.has("nuclides_file"))
+      section.fail("nuclides", "exactly one of nuclides (a list) and nuclides_file (a path)");
+    if (section.has("nuclides")) network.nuclides = section.text_list("nuclides");
+    else network.nuclides_file = section.path("nuclides_file", std::nullopt);
+  } else if (network.source == "file") {
+    network.file = section.path("file", std::nullopt);
+  } else if (network.source == "decay_chain") {
+    network.rates = section.number_list("rates", positive());
+  } else {
+    network.rates = section.number_list("rates", positive());
+    if (network.rates.size() != 2) section.fail("rates", "two rates [forward, reverse] in 1/s");
+  }
+  section.finish();
+  return network;
+}
+
+FieldProfile read_field(DeckSection section, const std::string& unit_hint) {
+  FieldProfile field;
+  field.profile = section.text("profile", std::nullopt, {"constant", "linear", "log", "random", "log_random"});
+  if (field.profile == "constant") {
+    field.value = section.number("value", std::nullopt, positive());
+  } else {
+    field.min = section.number("min", std::nullopt, positive());
+    field.max = section.number("max", std::nullopt, positive());
+    if (field.max < field.min) section.fail("max", "max >= min " + unit_hint);
+  }
+  section.finish();
+  return field;
+}
+
+ZonesDeck read_zones(DeckSection section) {
+  ZonesDeck zones;
+  zones.count = section.integer("count", std::nullopt, 1);
+  zones.seed = static_cast<std::uint64_t>(section.integer("seed", 1, 0));
+  zones.temperature = read_field(section.section("temperature", true), "[GK]");
+  zones.density = read_field(section.section("density", true), "[g/cm^3]");
+  for (const auto& entry : section.named_numbers("composition", between(0.0, 1.0))) {
+    zones.composition.push_back({entry.name, entry.value, entry.where});
+  }
+  double sum = 0.0;
+  for (const auto& entry : zones.composition) sum += entry.mass_fraction;
+  if (std::abs(sum - 1.0) > 1e-6) section.fail("composition", "mass fractions summing to 1 (within 1e-6)", std::to_string(sum));
+  section.finish();
+  return zones;
+}
+
+IntegratorSettings read_integrator(DeckSection section) {
+  IntegratorSettings s;
+  section.text("method", "asymptotic", {"asymptotic"});
+  const std::string schedule = section.text("schedule", "geometric", {"geometric", "adaptive"});
+  s.schedule = schedule == "geometric" ? StepSchedule::geometric : StepSchedule::adaptive;
+  s.start_time = section.number("start_time", s.start_time, positive());
+  s.end_time = section.number("end_time", std::nullopt, positive());
+  if (!(s.end_time > s.start_time)) section.fail("end_time", "a time > start_time (" + std::to_string(s.start_time) + " s)");
+  s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {0.0, 10.0, true});
+  if (s.schedule == StepSchedule::adaptive) {
+    s.rtol = section.number("rtol", s.rtol, {0.0, 1.0, true});
+    s.atol = section.number("atol", s.atol, positive());
+    s.dt_initial = section.number("dt_initial", s.dt_initial, at_least(0.0));
+    s.max_dt_growth = section.number("max_dt_growth", s.max_dt_growth, {1.0, 100.0, true});
+  }
+  s.max_steps = section.integer("max_steps", s.max_steps, 1);
+  s.abundance_floor = section.number("abundance_floor", s.abundance_floor, {0.0, 1e-3, true});
+  s.max_mass_drift = section.number("max_mass_drift", s.max_mass_drift, positive());
+  s.renormalize = section.boolean("renormalize", s.renormalize);
+  section.finish();
+  return s;
+}
+
+RunDeck read_run(DeckSection section) {
+  RunDeck run;
+  run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
+  run.summary = section.text("summary", "");
+  section.finish();
+  return run;
+}
+
+}  // namespace
+
+Deck load_deck(const std::string& file, const std::vector<std::string>& overrides) {
+  LoadedDeck loaded = load_deck_yaml(file, overrides);
+  YAML::Node resolved(YAML::NodeType::Map);
+  DeckSection root(loaded.root, "", loaded.source, resolved);
+  Deck deck;
+  deck.file = file;
+  deck.network = read_network(root.section("network", true));
+  deck.zones = read_zones(root.section("zones", true));
+  deck.integrator = read_integrator(root.section("integrator", true));
+  deck.run = read_run(root.section("run"));
+  root.finish();
+  deck.resolved_yaml = emit_yaml(resolved);
+  return deck;
+}
+
+}  // namespace zoneode

@@ -1,0 +1,63 @@
+// The YAML input deck: what to run, read into typed settings. inputs/README.md documents every key.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "integrators/asymptotic.hpp"
+#include "network/generator.hpp"
+
+namespace zoneode {
+
+struct NetworkDeck {
+  std::string source;                   // generator | reaclib | file | decay_chain | reversible_pair
+  std::string preset;                   // generator
+  GeneratorSettings generator;          // generator
+  std::string file;                     // reaclib library or zoneode network file
+  std::vector<std::string> nuclides;    // reaclib: names to keep (or from nuclides_file)
+  std::string nuclides_file;            // reaclib
+  std::vector<double> rates;            // decay_chain: decay rates [1/s]; reversible_pair: {forward, reverse}
+};
+
+// A zone field as a function of the global zone index, so zones never depend on the decomposition.
+struct FieldProfile {
+  std::string profile;  // constant | linear | log | random | log_random
+  double value = 0.0;   // constant
+  double min = 0.0;     // the others: range over the zones
+  double max = 0.0;
+};
+
+struct CompositionEntry {
+  std::string species;
+  double mass_fraction;
+  std::string where;    // deck location, for errors found once the network is known
+};
+
+struct ZonesDeck {
+  std::int64_t count = 0;
+  std::uint64_t seed = 0;
+  FieldProfile temperature;   // T9 [GK]
+  FieldProfile density;       // rho [g/cm^3]
+  std::vector<CompositionEntry> composition;  // initial mass fractions
+};
+
+struct RunDeck {
+  int threads = 0;            // 0: OpenMP's default
+  std::string summary;        // JSON summary file, "" for none
+};
+
+struct Deck {
+  std::string file;
+  NetworkDeck network;
+  ZonesDeck zones;
+  IntegratorSettings integrator;
+  RunDeck run;
+  std::string resolved_yaml;  // every key with its value, defaults included: a deck that repeats the run
+};
+
+// Reads and checks a deck; overrides are "section.key=value" strings that win over the file.
+// Throws DeckError (file:line:column: key: expected ..., got ...).
+Deck load_deck(const std::string& file, const std::vector<std::string>& overrides);
+
+}  // namespace zoneode

@@ -1,0 +1,314 @@
+#include "deck/yaml_schema.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace zoneode {
+
+namespace {
+
+// Shortest text that reads back as the same double, so the resolved deck repeats the run exactly.
+std::string shortest(double value) {
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string scalar_text(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  return "a map";
+}
+
+std::string mark_text(const std::string& file, const YAML::Mark& mark) {
+  if (mark.line < 0) return file;
+  return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+}  // namespace
+
+std::string NumberRange::describe() const {
+  const bool low = std::isfinite(min), high = std::isfinite(max);
+  if (low && high) return "a number in [" + shortest(min) + ", " + shortest(max) + "]";
+  if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + shortest(min);
+  if (high) return "a number <= " + shortest(max);
+  return "a finite number";
+}
+NumberRange positive() { return {0.0, std::numeric_limits<double>::infinity(), true}; }
+NumberRange at_least(double min) { return {min, std::numeric_limits<double>::infinity(), false}; }
+NumberRange between(double min, double max) { return {min, max, false}; }
+
+DeckSection::DeckSection(YAML::Node node, std::string path, std::shared_ptr<const DeckSource> source,
+                         YAML::Node resolved)
+    : node_(std::move(node)), path_(std::move(path)), source_(std::move(source)), resolved_(std::move(resolved)) {
+  folder_ = std::filesystem::path(source_->file).parent_path().string();
+}
+
+YAML::Node DeckSection::child(const std::string& key) const {
+  read_.insert(key);
+  const YAML::Node& map = node_;
+  if (!map.IsDefined() || !map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  return map[key];
+}
+
+bool DeckSection::has(const std::string& key) const {
+  const YAML::Node& map = node_;
+  return map.IsDefined() && map.IsMap() && map[key].IsDefined() && !map[key].IsNull();
+}
+
+std::string DeckSection::where(const std::string& key) const {
+  auto override = source_->overrides.find(dotted(key));
+  if (override != source_->overrides.end()) return "--set " + override->second;
+  const YAML::Node& map = node_;
+  if (map.IsDefined() && map.IsMap() && map[key].IsDefined()) return mark_text(source_->file, map[key].Mark());
+  if (map.IsDefined() && !map.IsNull()) return mark_text(source_->file, map.Mark());
+  return source_->file;
+}
+
+void DeckSection::fail(const std::string& key, const std::string& expected, const std::string& got) const {
+  std::string message = where(key) + ": " + dotted(key) + ": expected " + expected;
+  if (!got.empty()) message += ", got " + got;
+  throw DeckError(message);
+}
+
+double DeckSection::number(const std::string& key, std::optional<double> fallback, const NumberRange& range) {
+  YAML::Node value = child(key);
+  double result;
+  if (!value.IsDefined() || value.IsNull()) {
+    if (!fallback) fail(key, range.describe() + " (this key is required)");
+    result = *fallback;
+  } else {
+    if (!value.IsScalar()) fail(key, range.describe(), scalar_text(value));
+    const std::string& text = value.Scalar();
+    double parsed = 0.0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(parsed))
+      fail(key, range.describe(), scalar_text(value));
+    result = parsed;
+  }
+  const bool below = range.min_exclusive ? !(result > range.min) : !(result >= range.min);
+  if (below || !(result <= range.max)) fail(key, range.describe(), shortest(result));
+  resolved_[key] = shortest(result);
+  return result;
+}
+
+std::int64_t DeckSection::integer(const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min,
+                                  std::int64_t max) {
+  YAML::Node value = child(key);
+  const std::string expected = max == std::numeric_limits<std::int64_t>::max()
+                                   ? "an integer >= " + std::to_string(min)
+                                   : "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  std::int64_t result;
+  if (!value.IsDefined() || value.IsNull()) {
+    if (!fallback) fail(key, expected + " (this key is required)");
+    result = *fallback;
+  } else {
+    if (!value.IsScalar()) fail(key, expected, scalar_text(value));
+    const std::string& text = value.Scalar();
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), result);
+    if (error != std::errc() || end != text.data() + text.size()) fail(key, expected, scalar_text(value));
+  }
+  if (result < min || result > max) fail(key, expected, std::to_string(result));
+  resolved_[key] = result;
+  return result;
+}
+
+bool DeckSection::boolean(const std::string& key, std::optional<bool> fallback) {
+  YAML::Node value = child(key);
+  bool result;
+  if (!value.IsDefined() || value.IsNull()) {
+    if (!fallback) fail(key, "true or false (this key is required)");
+    result = *fallback;
+  } else {
+    const std::string text = value.IsScalar() ? value.Scalar() : "";
+    if (text == "true") result = true;
+    else if (text == "false") result = false;
+    else fail(key, "true or false", scalar_text(value));
+  }
+  resolved_[key] = result;
+  return result;
+}
+
+std::string DeckSection::text(const std::string& key, std::optional<std::string> fallback,
+                              const std::vector<std::string>& choices) {
+  YAML::Node value = child(key);
+  std::string expected = "a string";
+  if (!choices.empty()) {
+    expected = "one of ";
+    for (std::size_t k = 0; k < choices.size(); ++k) expected += (k ? ", " : "") + choices[k];
+  }
+  std::string result;
+  if (!value.IsDefined() || value.IsNull()) {
+    if (!fallback) fail(key, expected + " (this key is required)");
+    result = *fallback;
+  } else {
+    if (!value.IsScalar()) fail(key, expected, scalar_text(value));
+    result = value.Scalar();
+  }
+  if (!choices.empty() && std::find(choices.begin(), choices.end(), result) == choices.end())
+    fail(key, expected, "'" + result + "'");
+  resolved_[key] = result;
+  return result;
+}
+
+std::string DeckSection::path(const std::string& key, std::optional<std::string> fallback) {
+  std::string value = text(key, fallback);
+  if (value.empty()) return value;
+  std::filesystem::path p(value);
+  // Overrides are relative to where the command runs; deck entries to the deck's folder.
+  const bool from_command_line = source_->overrides.count(dotted(key)) > 0;
+  if (p.is_relative() && !from_command_line && !folder_.empty()) p = std::filesystem::path(folder_) / p;
+  resolved_[key] = p.string();
+  return p.string();
+}
+
+std::vector<double> DeckSection::number_list(const std::string& key, const NumberRange& range) {
+  YAML::Node value = child(key);
+  const std::string expected = "a non-empty list of " + range.describe() + "s";
+  if (!value.IsDefined() || value.IsNull()) fail(key, expected + " (this key is required)");
+  if (!value.IsSequence() || value.size() == 0) fail(key, expected, scalar_text(value));
+  std::vector<double> result;
+  YAML::Node resolved(YAML::NodeType::Sequence);
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    const YAML::Node item = value[k];
+    double parsed = 0.0;
+    const std::string text = item.IsScalar() ? item.Scalar() : "";
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    const bool below = range.min_exclusive ? !(parsed > range.min) : !(parsed >= range.min);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(parsed) ||
+        below || !(parsed <= range.max)) {
+      throw DeckError(mark_text(source_->file, item.Mark()) + ": " + dotted(key) + "[" + std::to_string(k) +
+                      "]: expected " + range.describe() + ", got " + scalar_text(item));
+    }
+    result.push_back(parsed);
+    resolved.push_back(shortest(parsed));
+  }
+  resolved_[key] = resolved;
+  return result;
+}
+
+std::vector<std::string> DeckSection::text_list(const std::string& key) {
+  YAML::Node value = child(key);
+  if (!value.IsDefined() || value.IsNull()) fail(key, "a non-empty list of names (this key is required)");
+  if (!value.IsSequence() || value.size() == 0) fail(key, "a non-empty list of names", scalar_text(value));
+  std::vector<std::string> result;
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    if (!value[k].IsScalar())
+      throw DeckError(mark_text(source_->file, value[k].Mark()) + ": " + dotted(key) + "[" + std::to_string(k) +
+                      "]: expected a name, got " + scalar_text(value[k]));
+    result.push_back(value[k].Scalar());
+  }
+  resolved_[key] = result;
+  return result;
+}
+
+std::vector<DeckSection::NamedNumber> DeckSection::named_numbers(const std::string& key, const NumberRange& range) {
+  YAML::Node value = child(key);
+  if (!value.IsDefined() || value.IsNull()) fail(key, "a map of names to numbers (this key is required)");
+  if (!value.IsMap() || value.size() == 0) fail(key, "a non-empty map of names to numbers", scalar_text(value));
+  std::vector<NamedNumber> result;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    const std::string name = it->first.as<std::string>();
+    const std::string place = mark_text(source_->file, it->second.Mark());
+    const std::string text = it->second.IsScalar() ? it->second.Scalar() : "";
+    double parsed = 0.0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
+    const bool below = range.min_exclusive ? !(parsed > range.min) : !(parsed >= range.min);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(parsed) ||
+        below || !(parsed <= range.max)) {
+      throw DeckError(place + ": " + dotted(key) + "." + name + ": expected " + range.describe() + ", got " +
+                      scalar_text(it->second));
+    }
+    result.push_back({name, parsed, place + ": " + dotted(key) + "." + name});
+    resolved_[key][name] = shortest(parsed);
+  }
+  return result;
+}
+
+DeckSection DeckSection::section(const std::string& key, bool required) {
+  YAML::Node value = child(key);
+  if (!value.IsDefined() || value.IsNull()) {
+    if (required) fail(key, "a section (this key is required)");
+    value = YAML::Node(YAML::NodeType::Undefined);
+  } else if (!value.IsMap()) {
+    fail(key, "a section (a map of keys)", scalar_text(value));
+  }
+  YAML::Node resolved_child = resolved_[key];
+  return DeckSection(value, dotted(key), source_, resolved_child);
+}
+
+void DeckSection::finish() const {
+  const YAML::Node& map = node_;
+  if (!map.IsDefined() || !map.IsMap()) return;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (read_.count(key)) continue;
+    std::string known;
+    for (const auto& k : read_) known += (known.empty() ? "" : ", ") + k;
+    const auto override = source_->overrides.find(dotted(key));
+    const std::string place = override != source_->overrides.end() ? "--set " + override->second
+                                                                     : mark_text(source_->file, it->first.Mark());
+    throw DeckError(place + ": unknown key '" + dotted(key) + "', expected one of: " + known);
+  }
+}
+
+LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides) {
+  LoadedDeck deck;
+  deck.source = std::make_shared<DeckSource>();
+  deck.source->file = file;
+  std::ifstream in(file);
+  if (!in) throw DeckError("cannot open deck '" + file + "'");
+  try {
+    deck.root = YAML::Load(in);
+  } catch (const YAML::ParserException& error) {
+    throw DeckError(mark_text(file, error.mark) + ": YAML syntax error: " + error.msg);
+  }
+  if (!deck.root.IsDefined() || deck.root.IsNull()) deck.root = YAML::Node(YAML::NodeType::Map);
+  if (!deck.root.IsMap()) throw DeckError(mark_text(file, deck.root.Mark()) + ": expected a map of sections at the top level");
+  for (const std::string& item : overrides) {
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw DeckError("--set " + item + ": expected section.key=value");
+    const std::string key = item.substr(0, equals);
+    const std::string value = item.substr(equals + 1);
+    std::vector<std::string> parts;
+    std::stringstream stream(key);
+    for (std::string part; std::getline(stream, part, '.');) {
+      if (part.empty()) throw DeckError("--set " + item + ": expected section.key=value, got an empty key part");
+      parts.push_back(part);
+    }
+    YAML::Node node = deck.root;
+    for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
+      YAML::Node next = node[parts[k]];
+      if (!next.IsDefined() || next.IsNull()) {
+        next = YAML::Node(YAML::NodeType::Map);
+        node[parts[k]] = next;
+      } else if (!next.IsMap()) {
+        throw DeckError("--set " + item + ": '" + parts[k] + "' is not a section");
+      }
+      node.reset(next);
+    }
+    YAML::Node parsed;
+    try {
+      parsed = YAML::Load(value);
+    } catch (const YAML::ParserException& error) {
+      throw DeckError("--set " + item + ": the value is not valid YAML: " + error.msg);
+    }
+    if (!parsed.IsDefined() || parsed.IsNull()) parsed = YAML::Node(value);  // "--set a.b=" is an empty string
+    node[parts.back()] = parsed;
+    deck.source->overrides[key] = item;
+  }
+  return deck;
+}
+
+std::string emit_yaml(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << node;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace zoneode

@@ -1,0 +1,95 @@
+// Typed, checked access to a YAML deck: every error names the file, line, column, key and what was
+// expected, and every value read (defaults included) is recorded in the resolved deck.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace zoneode {
+
+class DeckError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where values come from: the deck file and the command-line overrides applied on top of it.
+struct DeckSource {
+  std::string file;                                  // as given on the command line
+  std::map<std::string, std::string> overrides;      // dotted key -> the "--set key=value" text
+};
+
+struct NumberRange {
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool min_exclusive = false;
+  std::string describe() const;  // "a number > 0", "a number in [0, 1]"
+};
+NumberRange positive();
+NumberRange at_least(double min);
+NumberRange between(double min, double max);
+
+class DeckSection {
+ public:
+  DeckSection(YAML::Node node, std::string path, std::shared_ptr<const DeckSource> source, YAML::Node resolved);
+
+  bool has(const std::string& key) const;
+  double number(const std::string& key, std::optional<double> fallback, const NumberRange& range);
+  std::int64_t integer(const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min,
+                       std::int64_t max = std::numeric_limits<std::int64_t>::max());
+  bool boolean(const std::string& key, std::optional<bool> fallback);
+  std::string text(const std::string& key, std::optional<std::string> fallback,
+                   const std::vector<std::string>& choices = {});
+  // A path, resolved against the deck file's folder when relative (recorded as written).
+  std::string path(const std::string& key, std::optional<std::string> fallback);
+  std::vector<double> number_list(const std::string& key, const NumberRange& range);
+  std::vector<std::string> text_list(const std::string& key);
+  // A map of names to numbers, in deck order (e.g. a composition), with each entry's location.
+  struct NamedNumber {
+    std::string name;
+    double value;
+    std::string where;
+  };
+  std::vector<NamedNumber> named_numbers(const std::string& key, const NumberRange& range);
+  // A nested map; absent and not required gives an empty section whose defaults still resolve.
+  DeckSection section(const std::string& key, bool required = false);
+
+  // Errors for keys this section holds but nobody read.
+  void finish() const;
+
+  // "file:line:col: key: expected ..., got ..." for a key of this section.
+  [[noreturn]] void fail(const std::string& key, const std::string& expected, const std::string& got = "") const;
+  std::string where(const std::string& key) const;
+  std::string dotted(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const std::string& deck_folder() const { return folder_; }
+
+ private:
+  YAML::Node child(const std::string& key) const;
+  YAML::Node node_;
+  std::string path_;
+  std::shared_ptr<const DeckSource> source_;
+  YAML::Node resolved_;
+  std::string folder_;
+  mutable std::set<std::string> read_;
+};
+
+// Loads the deck file and applies the overrides ("section.key=value", value parsed as YAML).
+struct LoadedDeck {
+  YAML::Node root;
+  std::shared_ptr<DeckSource> source;
+};
+LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides);
+
+// YAML text of a resolved node, for printing and for HDF5 provenance.
+std::string emit_yaml(const YAML::Node& node);
+
+}  // namespace zoneode

@@ -1,0 +1,36 @@
+// Reader for the JINA REACLIB 2 text format (chapter line, header line, two coefficient lines).
+#pragma once
+
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "network/network.hpp"
+
+namespace zoneode {
+
+// Z and A of a REACLIB nuclide name ("n", "p", "d", "t", "he4", "c12", "al26", ...); false if the
+// name is not one.
+bool parse_nuclide_name(std::string_view name, int& Z, int& A);
+
+// A list of nuclide names, one per line (blank lines and '#' comments ignored); errors name the
+// file and line.
+std::vector<std::string> read_nuclide_list(const std::string& path);
+
+struct ReaclibSummary {
+  int sets_read = 0;        // sets in the file
+  int sets_kept = 0;        // sets whose nuclides are all kept
+  int reactions_kept = 0;   // reactions (sets grouped) in the network
+};
+
+// Reads the REACLIB library and keeps the reactions whose nuclides are all in `keep`, in that
+// order as the network's species (an empty list keeps every nuclide the file names, in order of
+// appearance). Sets with the same chapter, nuclides, label and reverse flag are summed into one
+// reaction. Malformed input throws std::runtime_error naming source and line.
+Network parse_reaclib(std::istream& in, const std::string& source, const std::vector<std::string>& keep,
+                      ReaclibSummary* summary = nullptr);
+Network read_reaclib(const std::string& path, const std::vector<std::string>& keep,
+                     ReaclibSummary* summary = nullptr);
+
+}  // namespace zoneode

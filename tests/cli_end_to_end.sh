@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# End-to-end checks of the zoneode executable: exit codes, error messages, thread independence,
+# network export round trip. Usage: cli_end_to_end.sh ZONEODE SOURCE_DIR
+set -uo pipefail
+zoneode=$1
+source_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+run() {  # run EXPECTED_STATUS OUTFILE ARGS...: runs zoneode, true when the exit status matches
+  local expected=$1 out=$2; shift 2
+  "$zoneode" "$@" >"$out" 2>&1
+  local status=$?
+  [ "$status" -eq "$expected" ] || { echo "  zoneode $* exited $status, expected $expected"; tail -5 "$out"; return 1; }
+}
+json_value() {  # json_value FILE KEY: a top-level scalar of the JSON summary
+  sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"
+}
+
+check "help exits 0" run 0 "$work/help.txt" --help
+check "help lists usage" grep -q "zoneode network info DECK" "$work/help.txt"
+check "version" run 0 "$work/version.txt" --version
+check "no deck is a usage error" run 2 "$work/none.txt"
+check "unknown option" run 2 "$work/opt.txt" --frobnicate "$source_dir/inputs/quick.yaml"
+check "unknown option named" grep -q "unknown option '--frobnicate'" "$work/opt.txt"
+check "missing deck" run 2 "$work/missing.txt" "$work/nope.yaml"
+check "missing deck named" grep -q "cannot open deck '$work/nope.yaml'" "$work/missing.txt"
+
+# A bad value names file, line, column and key.
+sed 's/count: 512/count: -4/' "$source_dir/inputs/quick.yaml" >"$work/bad.yaml"
+check "bad deck value" run 2 "$work/bad.txt" "$work/bad.yaml"
+check "bad deck value located" grep -q "bad.yaml:8:10: zones.count: expected an integer >= 1, got -4" "$work/bad.txt"
+check "bad override" run 2 "$work/badset.txt" "$source_dir/inputs/quick.yaml" --set integrator.end_time=never
+check "bad override named" grep -q -- "--set integrator.end_time=never: integrator.end_time: expected a number > 0" "$work/badset.txt"
+
+# The quick deck at 1 and 2 threads: bitwise the same results (hash over every Y, step count).
+quick=("$source_dir/inputs/quick.yaml" --set zones.count=64 --quiet)
+check "quick 1 thread" run 0 "$work/q1.txt" "${quick[@]}" --threads 1 --summary "$work/q1.json"
+check "quick 2 threads" run 0 "$work/q2.txt" "${quick[@]}" --threads 2 --summary "$work/q2.json"
+h1=$(json_value "$work/q1.json" result_hash)
+h2=$(json_value "$work/q2.json" result_hash)
+check "result hash present" test -n "$h1"
+check "threads do not change results ($h1 vs $h2)" test "$h1" = "$h2"
+check "threads recorded" test "$(json_value "$work/q2.json" threads)" = 2
+check "override echoed" grep -q "command line overrides the deck: zones.count=64" "$work/q1.txt"
+check "zone count" test "$(json_value "$work/q1.json" zones)" = 64
+check "no failed zones" test "$(json_value "$work/q1.json" failed_zones)" = 0
+
+# Network info and export; running from the exported file reproduces the generator's results.
+check "network info" run 0 "$work/info.txt" network info "$source_dir/inputs/default.yaml"
+check "info counts" grep -q "100 species" "$work/info.txt"
+check "export" run 0 "$work/export.txt" network export "$source_dir/inputs/quick.yaml" --output "$work/net.txt"
+check "export refuses to overwrite" run 2 "$work/export2.txt" network export "$source_dir/inputs/quick.yaml" --output "$work/net.txt"
+check "export --force" run 0 "$work/export3.txt" network export "$source_dir/inputs/quick.yaml" --output "$work/net.txt" --force
+sed -e 's/source: generator/source: file/' -e "s#preset: s16#file: $work/net.txt#" \
+  "$source_dir/inputs/quick.yaml" >"$work/fromfile.yaml"
+check "run from the exported file" run 0 "$work/qf.txt" "$work/fromfile.yaml" --set zones.count=64 --quiet \
+  --threads 2 --summary "$work/qf.json"
+check "file network gives the same results" test "$(json_value "$work/qf.json" result_hash)" = "$h1"
+
+# A zone that fails (mass drift beyond a tiny bound) gives exit status 3 and is counted.
+check "failed zones exit 3" run 3 "$work/fail.txt" "${quick[@]}" --set integrator.max_mass_drift=1e-15 \
+  --summary "$work/fail.json"
+check "failed zones counted" test "$(json_value "$work/fail.json" failed_zones)" -gt 0
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]

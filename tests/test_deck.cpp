@@ -1,0 +1,168 @@
+// Deck errors name the file, line, column, key and what was expected; overrides win.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "deck/deck.hpp"
+#include "deck/yaml_schema.hpp"
+#include "network/analytic.hpp"
+#include "zones/zones.hpp"
+
+namespace zoneode {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* valid_deck = R"(network:
+  source: decay_chain
+  rates: [3.0, 0.7]
+zones:
+  count: 8
+  temperature: {profile: constant, value: 1.0}
+  density: {profile: log, min: 1.0e4, max: 1.0e6}
+  composition:
+    x0: 1.0
+integrator:
+  end_time: 1.0e-2
+)";
+
+class DeckTest : public ::testing::Test {
+ protected:
+  std::string write(const std::string& text, const std::string& name = "deck.yaml") {
+    folder_ = fs::path(::testing::TempDir()) / ("zoneode_deck_" + std::to_string(::getpid()) + "_" +
+                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(folder_);
+    const std::string path = (folder_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  // The message of the DeckError that loading throws (fails the test if none).
+  std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+    const std::string path = write(text);
+    try {
+      load_deck(path, overrides);
+    } catch (const DeckError& error) {
+      return error.what();
+    }
+    ADD_FAILURE() << "no error for deck:\n" << text;
+    return "";
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+  fs::path folder_;
+};
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST_F(DeckTest, ValidDeckReadsEveryValue) {
+  const Deck deck = load_deck(write(valid_deck), {});
+  EXPECT_EQ(deck.network.source, "decay_chain");
+  EXPECT_EQ(deck.network.rates, (std::vector<double>{3.0, 0.7}));
+  EXPECT_EQ(deck.zones.count, 8);
+  EXPECT_EQ(deck.zones.density.profile, "log");
+  EXPECT_DOUBLE_EQ(deck.integrator.end_time, 1e-2);
+  EXPECT_DOUBLE_EQ(deck.integrator.dt_fraction, 0.01);  // default
+  EXPECT_EQ(deck.integrator.schedule, StepSchedule::geometric);
+  // The resolved deck holds the defaults and loads back to the same settings.
+  EXPECT_NE(deck.resolved_yaml.find("dt_fraction: 0.01"), std::string::npos) << deck.resolved_yaml;
+  const Deck again = load_deck(write(deck.resolved_yaml, "resolved.yaml"), {});
+  EXPECT_EQ(again.resolved_yaml, deck.resolved_yaml);
+}
+
+TEST_F(DeckTest, UnknownKeyNamesLineColumnAndKnownKeys) {
+  const std::string message = error_of(replaced(valid_deck, "  end_time: 1.0e-2", "  end_time: 1.0e-2\n  end_tme: 3"));
+  EXPECT_NE(message.find("deck.yaml:12:3: unknown key 'integrator.end_tme'"), std::string::npos) << message;
+  EXPECT_NE(message.find("end_time"), std::string::npos) << message;
+}
+
+TEST_F(DeckTest, WrongTypeNamesKeyAndExpectation) {
+  const std::string message = error_of(replaced(valid_deck, "count: 8", "count: many"));
+  EXPECT_NE(message.find("deck.yaml:5:10: zones.count: expected an integer >= 1, got 'many'"), std::string::npos)
+      << message;
+}
+
+TEST_F(DeckTest, OutOfRangeValue) {
+  const std::string message = error_of(replaced(valid_deck, "value: 1.0", "value: -2"));
+  EXPECT_NE(message.find("deck.yaml:6:"), std::string::npos) << message;
+  EXPECT_NE(message.find("zones.temperature.value: expected a number > 0, got -2"), std::string::npos) << message;
+}
+
+TEST_F(DeckTest, MissingRequiredKey) {
+  const std::string message = error_of(replaced(valid_deck, "  end_time: 1.0e-2\n", "  dt_fraction: 0.1\n"));
+  EXPECT_NE(message.find("integrator.end_time: expected a number > 0 (this key is required)"), std::string::npos)
+      << message;
+}
+
+TEST_F(DeckTest, CompositionMustSumToOne) {
+  const std::string message = error_of(replaced(valid_deck, "x0: 1.0", "x0: 0.5"));
+  EXPECT_NE(message.find("zones.composition: expected mass fractions summing to 1"), std::string::npos) << message;
+}
+
+TEST_F(DeckTest, EndBeforeStart) {
+  const std::string message = error_of(valid_deck, {"integrator.start_time=1"});
+  EXPECT_NE(message.find("integrator.end_time: expected a time > start_time"), std::string::npos) << message;
+}
+
+TEST_F(DeckTest, SyntaxErrorHasLine) {
+  const std::string message = error_of(replaced(valid_deck, "rates: [3.0, 0.7]", "rates: [3.0, 0.7"));
+  EXPECT_NE(message.find("deck.yaml:"), std::string::npos) << message;
+  EXPECT_NE(message.find("YAML syntax error"), std::string::npos) << message;
+}
+
+TEST_F(DeckTest, MissingDeckFile) {
+  try {
+    load_deck("/nonexistent/zoneode.yaml", {});
+    FAIL();
+  } catch (const DeckError& error) {
+    EXPECT_STREQ(error.what(), "cannot open deck '/nonexistent/zoneode.yaml'");
+  }
+}
+
+TEST_F(DeckTest, OverridesWinAndAreNamedInErrors) {
+  const Deck deck = load_deck(write(valid_deck), {"integrator.end_time=5e-3", "zones.count=3"});
+  EXPECT_DOUBLE_EQ(deck.integrator.end_time, 5e-3);
+  EXPECT_EQ(deck.zones.count, 3);
+  EXPECT_NE(deck.resolved_yaml.find("end_time: 0.005"), std::string::npos) << deck.resolved_yaml;
+  const std::string bad = error_of(valid_deck, {"integrator.end_time=soon"});
+  EXPECT_EQ(bad, "--set integrator.end_time=soon: integrator.end_time: expected a number > 0, got 'soon'");
+  const std::string unknown = error_of(valid_deck, {"integrator.end_tme=1"});
+  EXPECT_NE(unknown.find("--set integrator.end_tme=1: unknown key 'integrator.end_tme'"), std::string::npos) << unknown;
+  const std::string malformed = error_of(valid_deck, {"integrator"});
+  EXPECT_EQ(malformed, "--set integrator: expected section.key=value");
+  const std::string not_section = error_of(valid_deck, {"zones.count.x=1"});
+  EXPECT_EQ(not_section, "--set zones.count.x=1: 'count' is not a section");
+}
+
+TEST_F(DeckTest, RelativeNetworkFileResolvesAgainstTheDeckFolder) {
+  const std::string text = replaced(valid_deck, "  source: decay_chain\n  rates: [3.0, 0.7]", "  source: file\n  file: net.txt");
+  const Deck deck = load_deck(write(text), {});
+  EXPECT_EQ(deck.network.file, (folder_ / "net.txt").string());
+}
+
+TEST_F(DeckTest, CompositionSpeciesMustExistInTheNetwork) {
+  const Deck deck = load_deck(write(replaced(valid_deck, "x0: 1.0", "x0: 0.5\n    he4: 0.5")), {});
+  const Network network = decay_chain_network(deck.network.rates);
+  try {
+    ZoneBuilder builder(deck.zones, network);
+    FAIL();
+  } catch (const DeckError& error) {
+    EXPECT_NE(std::string(error.what()).find("deck.yaml:10:10: zones.composition.he4: expected a species of network"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_F(DeckTest, ChoicesAreListed) {
+  const std::string message = error_of(replaced(valid_deck, "source: decay_chain", "source: magic"));
+  EXPECT_NE(message.find("network.source: expected one of generator, reaclib, file, decay_chain, reversible_pair, got 'magic'"),
+            std::string::npos)
+      << message;
+}
+
+}  // namespace
+}  // namespace zoneode
