@@ -1,0 +1,384 @@
+// Reader for the JINA REACLIB 2 text format, as distributed by pynucastro.
+//
+// A set is four lines: the chapter (1..11), a fixed-column header (six 5-character nuclide fields
+// in columns 6-35, the label in 44-47, the resonance flag in 48, the reverse flag in 49, Q in
+// 53-64) and two lines of 13-character coefficient fields (a0..a3, then a4..a6). Fields may touch
+// ("-7.4e-02-7.9e-03"), so everything is cut by column, never split on whitespace.
+#include "network/reaclib.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+namespace zoneode {
+
+namespace {
+
+// Element symbols by Z (index 0 unused: the neutron is spelled "n", which is also nitrogen's
+// symbol; "n14" is nitrogen, "n" alone the neutron).
+constexpr std::array<std::string_view, 119> element_symbols = {
+    "",   "h",  "he", "li", "be", "b",  "c",  "n",  "o",  "f",  "ne", "na", "mg", "al", "si", "p",
+    "s",  "cl", "ar", "k",  "ca", "sc", "ti", "v",  "cr", "mn", "fe", "co", "ni", "cu", "zn", "ga",
+    "ge", "as", "se", "br", "kr", "rb", "sr", "y",  "zr", "nb", "mo", "tc", "ru", "rh", "pd", "ag",
+    "cd", "in", "sn", "sb", "te", "i",  "xe", "cs", "ba", "la", "ce", "pr", "nd", "pm", "sm", "eu",
+    "gd", "tb", "dy", "ho", "er", "tm", "yb", "lu", "hf", "ta", "w",  "re", "os", "ir", "pt", "au",
+    "hg", "tl", "pb", "bi", "po", "at", "rn", "fr", "ra", "ac", "th", "pa", "u",  "np", "pu", "am",
+    "cm", "bk", "cf", "es", "fm", "md", "no", "lr", "rf", "db", "sg", "bh", "hs", "mt", "ds", "rg",
+    "cn", "nh", "fl", "mc", "lv", "ts", "og"};
+
+std::string_view trim(std::string_view text) {
+  const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+bool is_blank(std::string_view text) { return trim(text).empty(); }
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Columns are 1-based and inclusive, as in the format description; a line shorter than the
+// field gives what is there (trailing blanks are often stripped).
+std::string_view columns(std::string_view line, std::size_t first, std::size_t last) {
+  if (line.size() < first) return {};
+  return line.substr(first - 1, last - first + 1);
+}
+
+[[noreturn]] void fail(const std::string& source, int line, const std::string& what) {
+  throw std::runtime_error(source + ":" + std::to_string(line) + ": " + what);
+}
+
+// The whole (trimmed) field must be one finite number: strtod alone would accept "1.0abc".
+bool parse_number(std::string_view field, double& value) {
+  const std::string text(trim(field));
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(value);
+}
+
+struct ChapterShape {
+  int reactants;
+  int min_products;
+  int max_products;
+};
+
+// Reactant and product counts per chapter; chapter 8 is a+b+c->d in REACLIB 2 but a+b+c->d+e
+// in some older libraries, so it allows either.
+constexpr std::array<ChapterShape, 12> chapter_shapes = {{
+    {0, 0, 0},  // unused
+    {1, 1, 1},  // 1: a -> b
+    {1, 2, 2},  // 2: a -> b + c
+    {1, 3, 3},  // 3: a -> b + c + d
+    {2, 1, 1},  // 4: a + b -> c
+    {2, 2, 2},  // 5: a + b -> c + d
+    {2, 3, 3},  // 6: a + b -> c + d + e
+    {2, 4, 4},  // 7: a + b -> c + d + e + f
+    {3, 1, 2},  // 8: a + b + c -> d (+ e)
+    {3, 2, 2},  // 9: a + b + c -> d + e
+    {4, 2, 2},  // 10: a + b + c + d -> e + f
+    {1, 4, 4},  // 11: a -> b + c + d + e
+}};
+
+struct ParsedSet {
+  int line = 0;  // 1-based line of the chapter line
+  int chapter = 0;
+  std::vector<std::string> reactants;
+  std::vector<std::string> products;
+  RateSet rate;
+  double Q_MeV = 0.0;
+};
+
+int parse_chapter(std::string_view line, const std::string& source, int line_number) {
+  const std::string text(trim(line));
+  int chapter = 0;
+  bool digits = !text.empty() && text.size() <= 2;
+  for (char c : text) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+  if (digits) chapter = std::stoi(text);
+  if (!digits || chapter < 1 || chapter > 11) {
+    fail(source, line_number, "chapter line '" + text + "' is not a chapter number, expected an integer 1 to 11");
+  }
+  return chapter;
+}
+
+void parse_header(std::string_view line, const std::string& source, int n, ParsedSet& set) {
+  if (line.size() < 53) {
+    fail(source, n, "header line too short (" + std::to_string(line.size()) +
+                        " characters), expected nuclides, label, flags and Q value through column 53 at least");
+  }
+  if (!is_blank(columns(line, 1, 5))) fail(source, n, "text in columns 1-5 of the header, expected blanks");
+  if (!is_blank(columns(line, 36, 43))) fail(source, n, "text in columns 36-43 of the header, expected blanks");
+  if (!is_blank(columns(line, 50, 52))) fail(source, n, "text in columns 50-52 of the header, expected blanks");
+
+  std::vector<std::string> names;
+  bool seen_blank = false;
+  for (int k = 0; k < 6; ++k) {
+    const std::size_t first = 6 + 5 * static_cast<std::size_t>(k);
+    const std::string_view field = trim(columns(line, first, first + 4));
+    if (field.empty()) {
+      seen_blank = true;
+      continue;
+    }
+    const std::string where = "nuclide field " + std::to_string(k + 1) + " (columns " + std::to_string(first) +
+                              "-" + std::to_string(first + 4) + ")";
+    if (seen_blank) fail(source, n, where + " follows a blank field, expected the names left-packed");
+    int Z = 0, A = 0;
+    if (!parse_nuclide_name(field, Z, A)) {
+      fail(source, n, where + " '" + std::string(field) + "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
+    }
+    names.push_back(lower(field));
+  }
+
+  const ChapterShape shape = chapter_shapes[set.chapter];
+  const int products = static_cast<int>(names.size()) - shape.reactants;
+  if (products < shape.min_products || products > shape.max_products) {
+    const int lo = shape.reactants + shape.min_products, hi = shape.reactants + shape.max_products;
+    fail(source, n, "chapter " + std::to_string(set.chapter) + " set names " + std::to_string(names.size()) +
+                        " nuclides, expected " + std::to_string(shape.reactants) + " reactants and " +
+                        (lo == hi ? std::to_string(shape.min_products)
+                                  : std::to_string(shape.min_products) + " or " + std::to_string(shape.max_products)) +
+                        " product(s)");
+  }
+  set.reactants.assign(names.begin(), names.begin() + shape.reactants);
+  set.products.assign(names.begin() + shape.reactants, names.end());
+
+  const std::string_view label = trim(columns(line, 44, 47));
+  if (label.empty()) fail(source, n, "blank set label, expected a label in columns 44-47");
+  set.rate.label = std::string(label);
+
+  const char resonance = line[47];  // column 48
+  if (resonance == ' ' || resonance == 'n') {
+    set.rate.resonance = 'n';
+  } else if (resonance == 'r' || resonance == 'w' || resonance == 's') {
+    set.rate.resonance = resonance;
+  } else {
+    fail(source, n, std::string("resonance flag '") + resonance + "' in column 48, expected 'n', 'r', 'w', 's' or blank");
+  }
+  const char reverse = line[48];  // column 49
+  if (reverse != 'v' && reverse != ' ') {
+    fail(source, n, std::string("reverse flag '") + reverse + "' in column 49, expected 'v' or blank");
+  }
+  set.rate.reverse = reverse == 'v';
+
+  // Q runs from column 53 to the end of the line, so that a Q with text glued after it fails
+  // rather than being cut at column 64.
+  if (!parse_number(line.substr(52), set.Q_MeV)) {
+    fail(source, n, "Q value '" + std::string(trim(line.substr(52))) + "' is not a number, expected a finite number from column 53");
+  }
+}
+
+// Coefficients a[first] .. a[first+count-1], 13 columns each from column 1.
+void parse_coefficients(std::string_view line, const std::string& source, int n, int first, int count,
+                        ParsedSet& set) {
+  for (int k = 0; k < count; ++k) {
+    const std::size_t col = 1 + 13 * static_cast<std::size_t>(k);
+    const std::string_view field = columns(line, col, col + 12);
+    const std::string where = "coefficient a" + std::to_string(first + k) + " (columns " + std::to_string(col) +
+                              "-" + std::to_string(col + 12) + ")";
+    if (is_blank(field)) fail(source, n, where + " is missing, expected a number");
+    if (!parse_number(field, set.rate.a[first + k])) {
+      fail(source, n, where + " '" + std::string(trim(field)) + "' is not a number, expected a finite number");
+    }
+  }
+  const std::size_t end = 13 * static_cast<std::size_t>(count);
+  if (line.size() > end && !is_blank(line.substr(end))) {
+    fail(source, n, "text after column " + std::to_string(end) + ", expected only " + std::to_string(count) +
+                        " coefficients of 13 columns each");
+  }
+}
+
+bool same_q(double a, double b) {
+  const double diff = std::fabs(a - b);
+  return diff <= 1e-6 || diff <= 1e-6 * std::max(std::fabs(a), std::fabs(b));
+}
+
+}  // namespace
+
+bool parse_nuclide_name(std::string_view name, int& Z, int& A) {
+  const std::string text = lower(name);
+  if (text == "n") { Z = 0; A = 1; return true; }
+  if (text == "p") { Z = 1; A = 1; return true; }
+  if (text == "d") { Z = 1; A = 2; return true; }
+  if (text == "t") { Z = 1; A = 3; return true; }
+  std::size_t letters = 0;
+  while (letters < text.size() && std::isalpha(static_cast<unsigned char>(text[letters]))) ++letters;
+  const std::string_view symbol = std::string_view(text).substr(0, letters);
+  const std::string_view digits = std::string_view(text).substr(letters);
+  // No leading zero and at most three digits, so every nuclide has exactly one spelling.
+  if (symbol.empty() || digits.empty() || digits.size() > 3 || digits.front() == '0') return false;
+  for (char c : digits)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  int z = -1;
+  for (std::size_t k = 1; k < element_symbols.size(); ++k) {
+    if (element_symbols[k] == symbol) z = static_cast<int>(k);
+  }
+  if (z < 0) return false;
+  const int a = std::stoi(std::string(digits));
+  if (a < z) return false;
+  // REACLIB spells the hydrogen isotopes p, d, t; "h1" etc. would give a second name for them.
+  if (z == 1) return false;
+  Z = z;
+  A = a;
+  return true;
+}
+
+std::vector<std::string> read_nuclide_list(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open '" + path + "', expected a readable nuclide list");
+  std::vector<std::string> names;
+  std::map<std::string, int> first_line;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::string_view text = line;
+    if (const auto hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
+    text = trim(text);
+    if (text.empty()) continue;
+    for (char c : text) {
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        fail(path, n, "'" + std::string(text) + "' holds more than one name, expected one nuclide name per line");
+      }
+    }
+    int Z = 0, A = 0;
+    if (!parse_nuclide_name(text, Z, A)) {
+      fail(path, n, "'" + std::string(text) + "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
+    }
+    const std::string name = lower(text);
+    if (const auto it = first_line.find(name); it != first_line.end()) {
+      fail(path, n, "nuclide '" + name + "' already listed at line " + std::to_string(it->second) + ", expected each name once");
+    }
+    first_line[name] = n;
+    names.push_back(name);
+  }
+  if (in.bad()) throw std::runtime_error(path + ": read error");
+  return names;
+}
+
+Network parse_reaclib(std::istream& in, const std::string& source, const std::vector<std::string>& keep,
+                      ReaclibSummary* summary) {
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // files written on Windows
+    lines.push_back(std::move(line));
+  }
+  if (in.bad()) throw std::runtime_error(source + ": read error");
+
+  // Pass 1: every set of the file, whatever the keep list, so that a malformed file is an error
+  // however it is filtered.
+  std::vector<ParsedSet> sets;
+  for (std::size_t i = 0; i < lines.size();) {
+    if (is_blank(lines[i])) {  // blank lines between sets
+      ++i;
+      continue;
+    }
+    const int start = static_cast<int>(i) + 1;
+    ParsedSet set;
+    set.line = start;
+    set.chapter = parse_chapter(lines[i], source, start);
+    if (i + 3 >= lines.size()) {
+      fail(source, start, "set starting at line " + std::to_string(start) +
+                              " is truncated, expected a chapter line, a header line and two coefficient lines");
+    }
+    parse_header(lines[i + 1], source, start + 1, set);
+    parse_coefficients(lines[i + 2], source, start + 2, 0, 4, set);
+    parse_coefficients(lines[i + 3], source, start + 3, 4, 3, set);
+    sets.push_back(std::move(set));
+    i += 4;
+  }
+
+  // The reactions: sets with one key are the parts (resonant, non-resonant) of one rate.
+  using Key = std::tuple<int, std::vector<std::string>, std::vector<std::string>, std::string, bool>;
+  auto key_of = [](const ParsedSet& set) {
+    return Key{set.chapter, set.reactants, set.products, set.rate.label, set.rate.reverse};
+  };
+  {
+    std::map<Key, const ParsedSet*> first_of_group;
+    for (const auto& set : sets) {
+      const auto [it, inserted] = first_of_group.emplace(key_of(set), &set);
+      if (!inserted && !same_q(it->second->Q_MeV, set.Q_MeV)) {
+        char text[128];
+        std::snprintf(text, sizeof text, "Q value %.6e MeV differs from %.6e MeV at line %d", set.Q_MeV,
+                      it->second->Q_MeV, it->second->line + 1);
+        fail(source, set.line + 1, std::string(text) + " (same reaction), expected one Q value for all sets of a reaction");
+      }
+    }
+  }
+
+  Network network;
+  network.name = std::filesystem::path(source).stem().string();
+  if (network.name.empty()) network.name = source;
+  std::map<std::string, int> index_of;
+  auto add_species = [&](const std::string& name) {
+    Species species;
+    if (!parse_nuclide_name(name, species.Z, species.A)) {
+      throw std::runtime_error(source + ": keep-list entry '" + name +
+                               "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
+    }
+    species.name = lower(name);
+    species.mass_excess_MeV = std::numeric_limits<double>::quiet_NaN();  // REACLIB gives no masses
+    if (!index_of.emplace(species.name, network.species_count()).second) {
+      throw std::runtime_error(source + ": keep-list entry '" + species.name + "' appears twice, expected each once");
+    }
+    network.species.push_back(std::move(species));
+  };
+  if (keep.empty()) {
+    for (const auto& set : sets) {
+      for (const auto* side : {&set.reactants, &set.products})
+        for (const auto& name : *side)
+          if (!index_of.count(name)) add_species(name);
+    }
+  } else {
+    for (const auto& name : keep) add_species(name);
+  }
+
+  std::map<Key, int> reaction_of;
+  int sets_kept = 0;
+  for (const auto& set : sets) {
+    bool all_kept = true;
+    for (const auto* side : {&set.reactants, &set.products})
+      for (const auto& name : *side) all_kept = all_kept && index_of.count(name) > 0;
+    if (!all_kept) continue;
+    ++sets_kept;
+    const auto [it, inserted] = reaction_of.emplace(key_of(set), network.reaction_count());
+    if (inserted) {
+      Reaction reaction;
+      for (const auto& name : set.reactants) reaction.reactants.push_back(index_of.at(name));
+      for (const auto& name : set.products) reaction.products.push_back(index_of.at(name));
+      reaction.Q_MeV = set.Q_MeV;
+      // REACLIB tabulates electron captures per unit rho*Ye; the label says which ones they are.
+      reaction.electron_capture = set.rate.label.find("ec") != std::string::npos;
+      network.reactions.push_back(std::move(reaction));
+    }
+    network.reactions[it->second].sets.push_back(set.rate);
+  }
+
+  if (summary) {
+    summary->sets_read = static_cast<int>(sets.size());
+    summary->sets_kept = sets_kept;
+    summary->reactions_kept = network.reaction_count();
+  }
+  validate_network(network, source);
+  return network;
+}
+
+Network read_reaclib(const std::string& path, const std::vector<std::string>& keep, ReaclibSummary* summary) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open '" + path + "', expected a readable REACLIB library");
+  return parse_reaclib(in, path, keep, summary);
+}
+
+}  // namespace zoneode
