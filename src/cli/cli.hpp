@@ -2,6 +2,8 @@
 #pragma once
 
 #include <stdexcept>
+
+#include "decomposition/mpi_context.hpp"
 #include <string>
 #include <vector>
 
@@ -17,7 +19,8 @@ struct CliOptions {
   std::string deck;
   std::vector<std::string> overrides;     // "section.key=value", later ones win
   std::string output;                     // network export: the file to write
-  bool force = false;                     // overwrite an existing output
+  std::string restart;                    // continue from this state file
+  bool force = false;                     // overwrite existing outputs
   bool quiet = false;                     // no resolved deck or per-species table
 };
 
@@ -31,6 +34,15 @@ enum ExitCode : int {
 
 CliOptions parse_command_line(const std::vector<std::string>& arguments);
 std::string usage_text();
-int run_command(const CliOptions& options);
+int run_command(const CliOptions& options, const MpiContext& mpi);
+// The run itself (src/cli/run.cpp).
+int run_deck(const CliOptions& options, const MpiContext& mpi);
+
+// An error already reported on stderr by one rank; every rank exits with `code`.
+class ReportedError : public std::runtime_error {
+ public:
+  ReportedError(int code) : std::runtime_error("reported"), code(code) {}
+  int code;
+};
 
 }  // namespace zoneode

@@ -1,4 +1,4 @@
-#include "cli/summary.hpp"
+#include "cli/report.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -39,11 +39,38 @@ std::string number(double value) {
 }
 }  // namespace
 
+std::string hex64(std::uint64_t value) {
+  char buffer[20];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
+  return buffer;
+}
+
+void print_network(const Network& network, const CompactNetwork& compact, bool per_species, std::ostream& out) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "network %s (hash %s): %d species, %d reactions, %lld rate sets, %lld F+ terms, %lld F- terms "
+                "(%lld flux terms), %.1f KiB compact\n",
+                network.name.c_str(), hex64(network_hash(network)).c_str(), network.species_count(),
+                network.reaction_count(), static_cast<long long>(compact.set_count()),
+                static_cast<long long>(compact.creation_terms()), static_cast<long long>(compact.destruction_terms()),
+                static_cast<long long>(compact.flux_terms()), compact.bytes() / 1024.0);
+  out << line;
+  if (!per_species) return;
+  out << "  species    Z    A   F+ terms  F- terms\n";
+  for (int i = 0; i < network.species_count(); ++i) {
+    std::snprintf(line, sizeof line, "  %-8s %3d  %3d  %8d  %8d\n", network.species[i].name.c_str(),
+                  network.species[i].Z, network.species[i].A,
+                  compact.creation_offsets[i + 1] - compact.creation_offsets[i],
+                  compact.destruction_offsets[i + 1] - compact.destruction_offsets[i]);
+    out << line;
+  }
+}
+
 void print_summary(const RunSummary& s, std::ostream& out) {
   char line[256];
   out << "== zoneode summary ==\n";
-  std::snprintf(line, sizeof line, "  zones            %lld (%lld failed)\n", static_cast<long long>(s.zones),
-                static_cast<long long>(s.failed_zones()));
+  std::snprintf(line, sizeof line, "  zones            %lld (%lld failed in the last outer step)\n",
+                static_cast<long long>(s.zones), static_cast<long long>(s.failed_zones()));
   out << line;
   for (int status = 1; status < zone_status_count; ++status) {
     if (s.zones_by_status[status] == 0) continue;
@@ -57,6 +84,10 @@ void print_summary(const RunSummary& s, std::ostream& out) {
   out << line;
   std::snprintf(line, sizeof line, "  backend          %s, %d rank(s) x %d thread(s)\n", s.backend.c_str(), s.ranks,
                 s.threads);
+  out << line;
+  std::snprintf(line, sizeof line, "  outer steps      %lld (from step %lld), %lld failed zone-steps\n",
+                static_cast<long long>(s.outer_steps), static_cast<long long>(s.first_outer_step),
+                static_cast<long long>(s.failed_zone_steps));
   out << line;
   std::snprintf(line, sizeof line, "  steps            %lld accepted, %lld rejected (%.1f per zone)\n",
                 static_cast<long long>(s.steps), static_cast<long long>(s.rejected_steps),
@@ -73,6 +104,12 @@ void print_summary(const RunSummary& s, std::ostream& out) {
   std::snprintf(line, sizeof line, "  figure of merit  %.4e zone-steps/s (%.1f ns per zone-step)\n",
                 s.zone_steps_per_second(), s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0);
   out << line;
+  if (s.files_written > 0) {
+    std::snprintf(line, sizeof line, "  output           %lld file(s), %.3e bytes in %.3f s: %.1f MB/s (%s HDF5)\n",
+                  static_cast<long long>(s.files_written), s.output_bytes, s.output_seconds, s.write_bandwidth() / 1e6,
+                  s.hdf5_mode.c_str());
+    out << line;
+  }
   out << "  result hash      " << s.result_hash << "\n";
 }
 
@@ -100,11 +137,20 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"backend\": " << json_string(s.backend) << ",\n";
   out << "  \"ranks\": " << s.ranks << ",\n";
   out << "  \"threads\": " << s.threads << ",\n";
+  out << "  \"hdf5\": " << json_string(s.hdf5_mode) << ",\n";
+  out << "  \"outer_steps\": " << s.outer_steps << ",\n";
+  out << "  \"first_outer_step\": " << s.first_outer_step << ",\n";
+  out << "  \"failed_zone_steps\": " << s.failed_zone_steps << ",\n";
   out << "  \"steps\": " << s.steps << ",\n";
   out << "  \"rejected_steps\": " << s.rejected_steps << ",\n";
   out << "  \"setup_seconds\": " << number(s.setup_seconds) << ",\n";
   out << "  \"wall_seconds\": " << number(s.integrate_seconds) << ",\n";
   out << "  \"zone_steps_per_second\": " << number(s.zone_steps_per_second()) << ",\n";
+  out << "  \"ns_per_zone_step\": " << number(s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0) << ",\n";
+  out << "  \"files_written\": " << s.files_written << ",\n";
+  out << "  \"output_seconds\": " << number(s.output_seconds) << ",\n";
+  out << "  \"output_bytes\": " << number(s.output_bytes) << ",\n";
+  out << "  \"write_bandwidth_bytes_per_second\": " << number(s.write_bandwidth()) << ",\n";
   out << "  \"max_mass_drift\": " << number(s.max_mass_drift) << ",\n";
   out << "  \"min_energy_generation_rate\": " << number(s.min_energy_rate) << ",\n";
   out << "  \"max_energy_generation_rate\": " << number(s.max_energy_rate) << ",\n";

@@ -1,4 +1,5 @@
-// The end-of-run report: a human summary and the same numbers as JSON.
+// What a run reports: the network at start-up, and at the end a human summary and the same
+// numbers as JSON.
 #pragma once
 
 #include <array>
@@ -6,7 +7,13 @@
 #include <ostream>
 #include <string>
 
+#include "network/compact.hpp"
+
 namespace zoneode {
+
+// One line of counts (species, reactions, sets, F+/F- terms); a per-species table when asked.
+void print_network(const Network& network, const CompactNetwork& compact, bool per_species, std::ostream& out);
+std::string hex64(std::uint64_t value);
 
 inline constexpr int zone_status_count = 6;
 
@@ -23,17 +30,25 @@ struct RunSummary {
   int ranks = 1;
   int threads = 1;
   std::string backend = "cpu";
-  std::int64_t steps = 0;            // accepted steps over all zones
+  std::string hdf5_mode;             // "parallel" or "serial"
+  std::int64_t outer_steps = 0;      // outer steps run (after a restart: those after it)
+  std::int64_t first_outer_step = 1;
+  std::int64_t steps = 0;            // accepted integrator steps over all zones and outer steps
+  std::int64_t failed_zone_steps = 0;  // (zone, outer step) pairs that failed
   std::int64_t rejected_steps = 0;
-  std::array<std::int64_t, zone_status_count> zones_by_status{};
+  std::array<std::int64_t, zone_status_count> zones_by_status{};  // in the last outer step
   double setup_seconds = 0;          // deck, network and zone set-up (not in the figure of merit)
-  double integrate_seconds = 0;      // the figure of merit's time: integration only
+  double integrate_seconds = 0;      // the figure of merit's time: integration only (max over ranks)
+  std::int64_t files_written = 0;
+  double output_seconds = 0;         // writing state files
+  double output_bytes = 0;           // zone data written
   double max_mass_drift = 0;
   double min_energy_rate = 0;        // [erg/(g s)] over zones
   double max_energy_rate = 0;
   std::string result_hash;           // FNV-1a over every zone's final Y, steps and status bits
 
   std::int64_t failed_zones() const { return zones - zones_by_status[0]; }
+  double write_bandwidth() const { return output_seconds > 0 ? output_bytes / output_seconds : 0.0; }
   double zone_steps_per_second() const { return integrate_seconds > 0 ? steps / integrate_seconds : 0.0; }
 };
 

@@ -1,134 +1,56 @@
-// The commands: run a deck, describe or export its network.
+// A run: read the deck, build this rank's zones, integrate them over the outer steps, write the
+// state files and report.
+#include <mpi.h>
 #include <omp.h>
 
-#include <chrono>
 #include <cmath>
-#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "cli/cli.hpp"
-#include "cli/summary.hpp"
+#include "cli/report.hpp"
+#include "decomposition/decomposition.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "integrators/cpu_backend.hpp"
+#include "io/hdf5_state.hpp"
 #include "network/compact.hpp"
 #include "network/load.hpp"
-#include "network/network_file.hpp"
 #include "zones/zones.hpp"
 #include "zoneode_version.hpp"
 
 namespace zoneode {
 
-std::string usage_text() {
-  return R"(zoneode: a stiff reaction network integrated in every zone
-
-usage:
-  zoneode DECK [--set section.key=value]... [--threads N] [--summary FILE] [--quiet]
-  zoneode network info DECK [--set section.key=value]...
-  zoneode network export DECK --output FILE [--force] [--set section.key=value]...
-  zoneode --help | --version
-
-  DECK                a YAML input deck (inputs/README.md documents every key)
-  --set KEY=VALUE     override a deck value (wins over the file; the resolved deck is printed)
-  --threads N         OpenMP threads per process (same as --set run.threads=N)
-  --summary FILE      write the JSON summary to FILE (same as --set run.summary=FILE)
-  --output FILE       network export: the zoneode network file to write
-  --force             network export: overwrite an existing FILE
-  --quiet             do not print the resolved deck or the per-species table
-
-exit status: 0 success, 1 runtime error, 2 bad input, 3 finished with failed zones
-)";
-}
-
-CliOptions parse_command_line(const std::vector<std::string>& arguments) {
-  CliOptions options;
-  std::vector<std::string> positional;
-  for (std::size_t k = 0; k < arguments.size(); ++k) {
-    const std::string& argument = arguments[k];
-    auto value = [&](const std::string& flag) -> std::string {
-      const auto equals = argument.find('=');
-      if (argument.rfind(flag + "=", 0) == 0) return argument.substr(equals + 1);
-      if (k + 1 >= arguments.size()) throw UsageError(flag + " needs a value");
-      return arguments[++k];
-    };
-    auto is = [&](const std::string& flag) { return argument == flag || argument.rfind(flag + "=", 0) == 0; };
-    if (argument == "--help" || argument == "-h") {
-      options.command = "help";
-      return options;
-    } else if (argument == "--version") {
-      options.command = "version";
-      return options;
-    } else if (is("--set")) {
-      options.overrides.push_back(value("--set"));
-    } else if (is("--threads")) {
-      options.overrides.push_back("run.threads=" + value("--threads"));
-    } else if (is("--summary")) {
-      options.overrides.push_back("run.summary=" + value("--summary"));
-    } else if (is("--output")) {
-      options.output = value("--output");
-    } else if (argument == "--force") {
-      options.force = true;
-    } else if (argument == "--quiet") {
-      options.quiet = true;
-    } else if (argument.rfind("--", 0) == 0) {
-      throw UsageError("unknown option '" + argument + "'");
-    } else {
-      positional.push_back(argument);
-    }
-  }
-  if (!positional.empty() && positional[0] == "network") {
-    if (positional.size() != 3 || (positional[1] != "info" && positional[1] != "export"))
-      throw UsageError("expected 'zoneode network info DECK' or 'zoneode network export DECK --output FILE'");
-    options.command = "network-" + positional[1];
-    options.deck = positional[2];
-    if (options.command == "network-export" && options.output.empty())
-      throw UsageError("network export needs --output FILE");
-  } else {
-    if (positional.size() != 1) throw UsageError(positional.empty() ? "no deck given" : "more than one deck given");
-    options.deck = positional[0];
-  }
-  if (options.command != "network-export" && (!options.output.empty() || options.force))
-    throw UsageError("--output and --force belong to 'network export'");
-  return options;
-}
-
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double seconds_since(clock_type::time_point start) {
-  return std::chrono::duration<double>(clock_type::now() - start).count();
-}
-
-std::string hex64(std::uint64_t value) {
-  char buffer[20];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
-  return buffer;
-}
-
-void print_network(const Network& network, const CompactNetwork& compact, bool per_species, std::ostream& out) {
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "network %s (hash %s): %d species, %d reactions, %lld rate sets, %lld F+ terms, %lld F- terms "
-                "(%lld flux terms), %.1f KiB compact\n",
-                network.name.c_str(), hex64(network_hash(network)).c_str(), network.species_count(),
-                network.reaction_count(), static_cast<long long>(compact.set_count()),
-                static_cast<long long>(compact.creation_terms()), static_cast<long long>(compact.destruction_terms()),
-                static_cast<long long>(compact.flux_terms()), compact.bytes() / 1024.0);
-  out << line;
-  if (!per_species) return;
-  out << "  species    Z    A   F+ terms  F- terms\n";
-  for (int i = 0; i < network.species_count(); ++i) {
-    std::snprintf(line, sizeof line, "  %-8s %3d  %3d  %8d  %8d\n", network.species[i].name.c_str(),
-                  network.species[i].Z, network.species[i].A,
-                  compact.creation_offsets[i + 1] - compact.creation_offsets[i],
-                  compact.destruction_offsets[i + 1] - compact.destruction_offsets[i]);
-    out << line;
+// Runs `work` on every rank. If it throws on any rank, the lowest such rank prints its message and
+// every rank throws ReportedError(code): ranks never diverge on an error.
+template <typename Work>
+void collectively(const MpiContext& mpi, int code, Work&& work) {
+  bool failed = false;
+  std::string message;
+  try {
+    work();
+  } catch (const ReportedError&) {
+    throw;
+  } catch (const std::exception& error) {
+    failed = true;
+    message = error.what();
   }
+  const int reporter = mpi.first_rank_with(failed);
+  if (reporter < 0) return;
+  if (reporter == mpi.rank()) {
+    std::cerr << "zoneode: " << (mpi.size() > 1 && reporter > 0 ? "rank " + std::to_string(reporter) + ": " : "")
+              << message << "\n";
+  }
+  throw ReportedError(code);
 }
 
-std::uint64_t hash_results(const ZoneBatch& batch) {
+// Final state hash, independent of the decomposition: each zone's bits hashed, mixed with its
+// global index, and summed (mod 2^64) over zones and ranks.
+std::uint64_t zone_hash(const double* Y, int species, const ZoneResult& result, std::int64_t global) {
   std::uint64_t hash = 1469598103934665603ull;
   auto bytes = [&](const void* data, std::size_t size) {
     const auto* p = static_cast<const unsigned char*>(data);
@@ -137,135 +59,241 @@ std::uint64_t hash_results(const ZoneBatch& batch) {
       hash *= 1099511628211ull;
     }
   };
-  bytes(batch.abundances.data(), batch.abundances.size() * sizeof(double));
-  for (const auto& result : batch.results) {
-    bytes(&result.status, sizeof result.status);
-    bytes(&result.steps, sizeof result.steps);
-    bytes(&result.energy_generation_rate, sizeof result.energy_generation_rate);
-  }
+  bytes(Y, species * sizeof(double));
+  bytes(&result.status, sizeof result.status);
+  bytes(&result.steps, sizeof result.steps);
+  bytes(&result.energy_generation_rate, sizeof result.energy_generation_rate);
+  bytes(&global, sizeof global);
   return hash;
 }
 
-int run_deck(const CliOptions& options) {
-  const auto start = clock_type::now();
-  std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER
-            << ", " << ZONEODE_BUILD_TYPE << ")\n";
-  const Deck deck = load_deck(options.deck, options.overrides);
-  std::cout << "deck " << deck.file << "\n";
-  for (const auto& item : options.overrides) std::cout << "  command line overrides the deck: " << item << "\n";
-  if (!options.quiet) std::cout << "---- resolved deck ----\n" << deck.resolved_yaml << "-----------------------\n";
-
-  const Network network = load_network(deck.network);
-  const CompactNetwork compact(network);
-  print_network(network, compact, false, std::cout);
-
-  if (deck.run.threads > 0) omp_set_num_threads(deck.run.threads);
-  const int threads = omp_get_max_threads();
-
-  const ZoneBuilder builder(deck.zones, network);
-  ZoneBatch batch;
-  batch.resize(deck.zones.count, network.species_count());
-  batch.first_global_index = 0;
+// Checks the zones read from a file: T9, rho finite and > 0, abundances finite and >= 0.
+void check_zone_values(const std::string& file, const ZoneBatch& batch) {
   for (std::int64_t zone = 0; zone < batch.count; ++zone) {
     const std::int64_t global = batch.first_global_index + zone;
-    batch.temperature[zone] = builder.temperature(global);
-    batch.density[zone] = builder.density(global);
-    std::copy(builder.abundances().begin(), builder.abundances().end(), batch.zone_abundances(zone));
-  }
-  std::cout << "zones " << batch.count << " on " << threads << " thread(s)\n" << std::flush;
-
-  RunSummary summary;
-  summary.setup_seconds = seconds_since(start);
-  const auto integrate_start = clock_type::now();
-  integrate_zones_cpu(compact, deck.integrator, batch);
-  summary.integrate_seconds = seconds_since(integrate_start);
-
-  summary.deck = deck.file;
-  summary.network = network.name;
-  summary.network_hash = hex64(network_hash(network));
-  summary.species = network.species_count();
-  summary.reactions = network.reaction_count();
-  summary.rate_sets = compact.set_count();
-  summary.creation_terms = compact.creation_terms();
-  summary.destruction_terms = compact.destruction_terms();
-  summary.zones = batch.count;
-  summary.threads = threads;
-  summary.min_energy_rate = INFINITY;
-  summary.max_energy_rate = -INFINITY;
-  for (const auto& result : batch.results) {
-    summary.steps += result.steps;
-    summary.rejected_steps += result.rejected_steps;
-    const int status = result.status >= 0 && result.status < zone_status_count ? result.status : 0;
-    ++summary.zones_by_status[status];
-    summary.max_mass_drift = std::fmax(summary.max_mass_drift, result.max_mass_drift);
-    summary.min_energy_rate = std::fmin(summary.min_energy_rate, result.energy_generation_rate);
-    summary.max_energy_rate = std::fmax(summary.max_energy_rate, result.energy_generation_rate);
-  }
-  summary.result_hash = hex64(hash_results(batch));
-  print_summary(summary, std::cout);
-  if (!deck.run.summary.empty()) {
-    try {
-      write_text_file_atomically(deck.run.summary, summary_json(summary));
-    } catch (const std::exception& error) {
-      std::cerr << "zoneode: " << error.what() << "\n";
-      return exit_runtime_error;
+    auto fail = [&](const std::string& what) {
+      throw DeckError(file + ": zone " + std::to_string(global) + ": " + what);
+    };
+    if (!(batch.temperature[zone] > 0.0) || !std::isfinite(batch.temperature[zone]))
+      fail("/temperature: expected a finite T9 > 0, got " + std::to_string(batch.temperature[zone]));
+    if (!(batch.density[zone] > 0.0) || !std::isfinite(batch.density[zone]))
+      fail("/density: expected a finite rho > 0, got " + std::to_string(batch.density[zone]));
+    for (int i = 0; i < batch.species_count; ++i) {
+      const double y = batch.abundances[zone * batch.species_count + i];
+      if (!(y >= 0.0) || !std::isfinite(y))
+        fail("/abundances: species " + std::to_string(i) + ": expected a finite abundance >= 0, got " + std::to_string(y));
     }
-    std::cout << "summary written to " << deck.run.summary << "\n";
   }
-  if (summary.failed_zones() > 0) {
-    std::cerr << "zoneode: " << summary.failed_zones() << " of " << summary.zones
-              << " zones failed (their state is the last one that passed the checks)\n";
-    return exit_zones_failed;
-  }
-  return exit_success;
 }
 
-int network_command(const CliOptions& options) {
-  const Deck deck = load_deck(options.deck, options.overrides);
-  const Network network = load_network(deck.network);
-  const CompactNetwork compact(network);
-  if (options.command == "network-info") {
-    print_network(network, compact, !options.quiet, std::cout);
-    return exit_success;
+// A state file's zones must be this deck's: same species in the same order (and zone count).
+void check_state_file_matches(const std::string& where, const std::string& file, const StateFileInfo& info,
+                              const Network& network, std::int64_t zones) {
+  if (info.species.size() != network.species.size()) {
+    throw DeckError(where + ": '" + file + "' holds " + std::to_string(info.species.size()) +
+                    " species, expected the network's " + std::to_string(network.species.size()));
   }
-  if (std::filesystem::exists(options.output) && !options.force) {
-    std::cerr << "zoneode: '" << options.output << "' exists; use --force to overwrite it\n";
-    return exit_input_error;
+  for (std::size_t i = 0; i < info.species.size(); ++i) {
+    if (info.species[i] != network.species[i].name) {
+      throw DeckError(where + ": '" + file + "' species " + std::to_string(i) + " is '" + info.species[i] +
+                      "', expected '" + network.species[i].name + "' (the network's species, in its order)");
+    }
   }
-  write_network_file(network, options.output);
-  print_network(network, compact, false, std::cout);
-  std::cout << "written to " << options.output << "\n";
-  return exit_success;
+  if (zones > 0 && info.zones != zones) {
+    throw DeckError(where + ": '" + file + "' holds " + std::to_string(info.zones) + " zones, expected " +
+                    std::to_string(zones));
+  }
 }
 
 }  // namespace
 
-int run_command(const CliOptions& options) {
-  if (options.command == "help") {
-    std::cout << usage_text();
-    return exit_success;
+int run_deck(const CliOptions& options, const MpiContext& mpi) {
+  const double start = MPI_Wtime();
+  std::ostringstream discard;
+  std::ostream& out = mpi.root() ? std::cout : discard;  // rank 0 speaks for all
+  out << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ", "
+      << ZONEODE_BUILD_TYPE << ", " << hdf5_write_mode() << " HDF5)\n";
+
+  // Every rank reads the same deck and network: an input error happens on all of them alike.
+  Deck deck;
+  Network network;
+  collectively(mpi, exit_input_error, [&] {
+    deck = load_deck(options.deck, options.overrides);
+    network = load_network(deck.network);
+  });
+  out << "deck " << deck.file << "\n";
+  for (const auto& item : options.overrides) out << "  command line overrides the deck: " << item << "\n";
+  if (!options.quiet) out << "---- resolved deck ----\n" << deck.resolved_yaml << "-----------------------\n";
+  const CompactNetwork compact(network);
+  print_network(network, compact, false, out);
+  const std::string hash = hex64(network_hash(network));
+  const int species = network.species_count();
+
+  // Where the initial state comes from, and which outer steps this run takes.
+  StateFileInfo restart;
+  std::int64_t zones = deck.zones.count;
+  std::int64_t first_step = 1;
+  const std::int64_t last_step = deck.steps.count;
+  collectively(mpi, exit_input_error, [&] {
+    if (!options.restart.empty()) {
+      restart = read_state_info(options.restart);
+      check_state_file_matches("--restart", options.restart, restart, network, deck.zones.from_file.empty() ? zones : 0);
+      if (restart.network_hash != hash)
+        throw DeckError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
+                        ", expected this deck's " + hash);
+      if (restart.step < 0 || restart.step >= last_step)
+        throw DeckError("--restart: '" + options.restart + "' is step " + std::to_string(restart.step) +
+                        ", expected a step in [0, steps.count = " + std::to_string(last_step) + ")");
+      first_step = restart.step + 1;
+      zones = restart.zones;
+    } else if (!deck.zones.from_file.empty()) {
+      const StateFileInfo input = read_state_info(deck.zones.from_file);
+      check_state_file_matches(deck.zones.from_file_where + ": zones.from_file", deck.zones.from_file, input, network,
+                               deck.zones.count);
+      zones = input.zones;
+    }
+  });
+  ZoneBlock block;
+  collectively(mpi, exit_input_error, [&] { block = zone_block(zones, mpi.size(), mpi.rank()); });
+
+  // Never overwrite an output without --force, and find that out before any work.
+  collectively(mpi, exit_input_error, [&] {
+    if (!mpi.root() || options.force) return;
+    for (std::int64_t step = options.restart.empty() ? 0 : first_step; step <= last_step; ++step) {
+      if (deck.output.writes(step, last_step) && std::filesystem::exists(deck.output.file(step)))
+        throw DeckError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
+    }
+  });
+
+  if (deck.run.threads > 0) omp_set_num_threads(deck.run.threads);
+  const int threads = omp_get_max_threads();
+
+  ZoneBatch batch;
+  batch.resize(block.count, species);
+  batch.first_global_index = block.first;
+  collectively(mpi, exit_input_error, [&] {
+    const std::string& file = !options.restart.empty() ? options.restart : deck.zones.from_file;
+    if (!file.empty()) {
+      read_state_block(file, block, species, batch.temperature.data(), batch.density.data(), batch.abundances.data());
+      check_zone_values(file, batch);
+      return;
+    }
+    const ZoneBuilder builder(deck.zones, network);
+    for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+      batch.temperature[zone] = builder.temperature(block.first + zone);
+      batch.density[zone] = builder.density(block.first + zone);
+      std::copy(builder.abundances().begin(), builder.abundances().end(), batch.zone_abundances(zone));
+    }
+  });
+  out << "zones " << zones << " on " << mpi.size() << " rank(s) x " << threads << " thread(s), outer steps "
+      << first_step << ".." << last_step << "\n"
+      << std::flush;
+
+  RunSummary summary;
+  summary.setup_seconds = mpi.max(MPI_Wtime() - start);
+  summary.ranks = mpi.size();
+  summary.threads = threads;
+  summary.hdf5_mode = hdf5_write_mode();
+  summary.first_outer_step = first_step;
+  summary.outer_steps = last_step - first_step + 1;
+
+  std::vector<double> energy(batch.count, 0.0);
+  std::vector<std::int64_t> steps(batch.count, 0);
+  std::vector<std::int32_t> status(batch.count, 0);
+  const double burn_time = deck.integrator.end_time - deck.integrator.start_time;
+  auto write_step = [&](std::int64_t step) {
+    for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+      energy[zone] = batch.results[zone].energy_generation_rate;
+      steps[zone] = batch.results[zone].steps;
+      status[zone] = batch.results[zone].status;
+    }
+    LocalState state{zones, block, batch.abundances.data(), batch.temperature.data(), batch.density.data(),
+                     energy.data(), steps.data(), status.data()};
+    StateAttributes attributes;
+    // Computed, not accumulated, so that a restarted run writes the same value.
+    attributes.time = static_cast<double>(step) * burn_time;
+    attributes.step = step;
+    attributes.network_hash = hash;
+    attributes.deck = deck.resolved_yaml;
+    attributes.ranks = mpi.size();
+    attributes.threads = threads;
+    attributes.wall_seconds = summary.integrate_seconds;
+    mpi.barrier();
+    const double write_start = MPI_Wtime();
+    collectively(mpi, exit_runtime_error, [&] { write_state_file(mpi, deck.output.file(step), network, state, attributes); });
+    summary.output_seconds += mpi.max(MPI_Wtime() - write_start);
+    summary.output_bytes += static_cast<double>(zones) * (species * 8.0 + 3 * 8.0 + 8.0 + 4.0);
+    ++summary.files_written;
+    out << "  wrote " << deck.output.file(step) << "\n" << std::flush;
+  };
+  if (options.restart.empty() && deck.output.writes(0, last_step)) write_step(0);
+
+  for (std::int64_t step = first_step; step <= last_step; ++step) {
+    mpi.barrier();
+    const double integrate_start = MPI_Wtime();
+    integrate_zones_cpu(compact, deck.integrator, batch);
+    // The figure of merit: integration only, the slowest rank's time.
+    summary.integrate_seconds += mpi.max(MPI_Wtime() - integrate_start);
+    // The prescribed history: T9 and rho at the end of this step, the conditions of the next.
+    for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+      batch.temperature[zone] *= deck.steps.temperature_factor;
+      batch.density[zone] *= deck.steps.density_factor;
+    }
+    std::int64_t local_steps = 0, local_rejected = 0, local_failed = 0;
+    for (const auto& result : batch.results) {
+      local_steps += result.steps;
+      local_rejected += result.rejected_steps;
+      local_failed += result.status != zone_ok ? 1 : 0;
+    }
+    summary.steps += mpi.sum(local_steps);
+    summary.rejected_steps += mpi.sum(local_rejected);
+    summary.failed_zone_steps += mpi.sum(local_failed);
+    if (deck.output.writes(step, last_step)) write_step(step);
   }
-  if (options.command == "version") {
-    std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ")\n";
-    return exit_success;
+
+  // Statistics of the last outer step, reduced over ranks.
+  summary.deck = deck.file;
+  summary.network = network.name;
+  summary.network_hash = hash;
+  summary.species = species;
+  summary.reactions = network.reaction_count();
+  summary.rate_sets = compact.set_count();
+  summary.creation_terms = compact.creation_terms();
+  summary.destruction_terms = compact.destruction_terms();
+  summary.zones = zones;
+  std::array<std::int64_t, zone_status_count> by_status{};
+  double drift = 0.0, low = INFINITY, high = -INFINITY;
+  std::uint64_t result_hash = 0;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    const ZoneResult& result = batch.results[zone];
+    ++by_status[result.status >= 0 && result.status < zone_status_count ? result.status : 0];
+    drift = std::fmax(drift, result.max_mass_drift);
+    low = std::fmin(low, result.energy_generation_rate);
+    high = std::fmax(high, result.energy_generation_rate);
+    result_hash += zone_hash(batch.zone_abundances(zone), species, result, block.first + zone);
   }
-  try {
-    if (options.command == "run") return run_deck(options);
-    return network_command(options);
-  } catch (const DeckError& error) {
-    std::cerr << "zoneode: " << error.what() << "\n";
-    return exit_input_error;
-  } catch (const std::invalid_argument& error) {
-    std::cerr << "zoneode: " << error.what() << "\n";
-    return exit_input_error;
-  } catch (const std::runtime_error& error) {
-    // Network and file readers report their own file and line.
-    std::cerr << "zoneode: " << error.what() << "\n";
-    return exit_input_error;
-  } catch (const std::exception& error) {
-    std::cerr << "zoneode: internal error: " << error.what() << "\n";
-    return exit_runtime_error;
+  for (int s = 0; s < zone_status_count; ++s) summary.zones_by_status[s] = mpi.sum(by_status[s]);
+  summary.max_mass_drift = mpi.max(drift);
+  summary.min_energy_rate = mpi.min(low);
+  summary.max_energy_rate = mpi.max(high);
+  std::uint64_t total_hash = 0;
+  MPI_Allreduce(&result_hash, &total_hash, 1, MPI_UINT64_T, MPI_SUM, mpi.comm());
+  summary.result_hash = hex64(total_hash);
+
+  print_summary(summary, out);
+  if (!deck.run.summary.empty()) {
+    collectively(mpi, exit_runtime_error, [&] {
+      if (mpi.root()) write_text_file_atomically(deck.run.summary, summary_json(summary));
+    });
+    out << "summary written to " << deck.run.summary << "\n";
   }
+  if (summary.failed_zone_steps > 0) {
+    if (mpi.root())
+      std::cerr << "zoneode: " << summary.failed_zone_steps << " zone-step(s) failed, " << summary.failed_zones()
+                << " zone(s) in the last outer step (a failed zone keeps its last state that passed the checks)\n";
+    return exit_zones_failed;
+  }
+  return exit_success;
 }
 
 }  // namespace zoneode

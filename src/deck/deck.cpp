@@ -1,5 +1,7 @@
 #include "deck/deck.hpp"
 
+#include <cstdio>
+
 #include "deck/yaml_schema.hpp"
 
 namespace zoneode {
@@ -49,6 +51,16 @@ FieldProfile read_field(DeckSection section, const std::string& unit_hint) {
 
 ZonesDeck read_zones(DeckSection section) {
   ZonesDeck zones;
+  if (section.has("from_file")) {
+    zones.from_file_where = section.where("from_file");
+    zones.from_file = section.path("from_file", std::nullopt);
+    zones.count = section.integer("count", 0, 0);
+    for (const char* key : {"seed", "temperature", "density", "composition"}) {
+      if (section.has(key)) section.fail(key, std::string("no ") + key + " when zones come from_file");
+    }
+    section.finish();
+    return zones;
+  }
   zones.count = section.integer("count", std::nullopt, 1);
   zones.seed = static_cast<std::uint64_t>(section.integer("seed", 1, 0));
   zones.temperature = read_field(section.section("temperature", true), "[GK]");
@@ -86,6 +98,25 @@ IntegratorSettings read_integrator(DeckSection section) {
   return s;
 }
 
+StepsDeck read_steps(DeckSection section) {
+  StepsDeck steps;
+  steps.count = section.integer("count", 1, 1);
+  steps.temperature_factor = section.number("temperature_factor", 1.0, positive());
+  steps.density_factor = section.number("density_factor", 1.0, positive());
+  section.finish();
+  return steps;
+}
+
+OutputDeck read_output(DeckSection section) {
+  OutputDeck output;
+  // Relative to the working directory, like every output.
+  output.prefix = section.text("prefix", "");
+  output.every = section.integer("every", 1, 1);
+  output.initial = section.boolean("initial", false);
+  section.finish();
+  return output;
+}
+
 RunDeck read_run(DeckSection section) {
   RunDeck run;
   run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
@@ -96,6 +127,12 @@ RunDeck read_run(DeckSection section) {
 
 }  // namespace
 
+std::string OutputDeck::file(std::int64_t step) const {
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, "_step%06lld.h5", static_cast<long long>(step));
+  return prefix + suffix;
+}
+
 Deck load_deck(const std::string& file, const std::vector<std::string>& overrides) {
   LoadedDeck loaded = load_deck_yaml(file, overrides);
   YAML::Node resolved(YAML::NodeType::Map);
@@ -105,6 +142,8 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.network = read_network(root.section("network", true));
   deck.zones = read_zones(root.section("zones", true));
   deck.integrator = read_integrator(root.section("integrator", true));
+  deck.steps = read_steps(root.section("steps"));
+  deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);

@@ -35,11 +35,33 @@ struct CompositionEntry {
 };
 
 struct ZonesDeck {
-  std::int64_t count = 0;
+  std::string from_file;      // T9, rho and abundances from an HDF5 file (instead of the fields below)
+  std::string from_file_where;  // deck location of from_file, for errors found reading it
+  std::int64_t count = 0;     // 0 with from_file: as many as the file holds
   std::uint64_t seed = 0;
   FieldProfile temperature;   // T9 [GK]
   FieldProfile density;       // rho [g/cm^3]
   std::vector<CompositionEntry> composition;  // initial mass fractions
+};
+
+// Outer steps, as a hydro code calls its burner once per time step: each burns every zone over
+// [integrator.start_time, integrator.end_time]; T9 and rho then follow a prescribed history.
+struct StepsDeck {
+  std::int64_t count = 1;
+  double temperature_factor = 1.0;  // T9 <- T9 * factor after each step
+  double density_factor = 1.0;      // rho <- rho * factor after each step
+};
+
+struct OutputDeck {
+  std::string prefix;          // files PREFIX_stepNNNNNN.h5; "" writes no state files
+  std::int64_t every = 1;      // write every k-th step; the last step is always written
+  bool initial = false;        // also write step 0, the initial state
+  bool writes(std::int64_t step, std::int64_t last) const {
+    if (prefix.empty()) return false;
+    if (step == 0) return initial;
+    return step % every == 0 || step == last;
+  }
+  std::string file(std::int64_t step) const;
 };
 
 struct RunDeck {
@@ -52,6 +74,8 @@ struct Deck {
   NetworkDeck network;
   ZonesDeck zones;
   IntegratorSettings integrator;
+  StepsDeck steps;
+  OutputDeck output;
   RunDeck run;
   std::string resolved_yaml;  // every key with its value, defaults included: a deck that repeats the run
 };

@@ -1,0 +1,141 @@
+// The command line: parsing, help, and the commands other than a run.
+#include "cli/cli.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "deck/deck.hpp"
+#include "deck/yaml_schema.hpp"
+#include "cli/report.hpp"
+#include "network/compact.hpp"
+#include "network/load.hpp"
+#include "network/network_file.hpp"
+#include "zoneode_version.hpp"
+
+namespace zoneode {
+
+std::string usage_text() {
+  return R"(zoneode: a stiff reaction network integrated in every zone
+
+usage:
+  [mpirun -n R] zoneode DECK [--set section.key=value]... [--threads N] [--summary FILE]
+                             [--restart FILE] [--force] [--quiet]
+  zoneode network info DECK [--set section.key=value]...
+  zoneode network export DECK --output FILE [--force] [--set section.key=value]...
+  zoneode --help | --version
+
+  DECK                a YAML input deck (inputs/README.md documents every key)
+  --set KEY=VALUE     override a deck value (wins over the file; the resolved deck is printed)
+  --threads N         OpenMP threads per rank (same as --set run.threads=N)
+  --summary FILE      write the JSON summary to FILE (same as --set run.summary=FILE)
+  --restart FILE      continue from a state file written by this deck (step k), running k+1 on
+  --force             overwrite existing output files (state files, network export)
+  --output FILE       network export: the zoneode network file to write
+  --quiet             do not print the resolved deck or the per-species table
+
+exit status: 0 success, 1 runtime error, 2 bad input, 3 finished with failed zones
+)";
+}
+
+CliOptions parse_command_line(const std::vector<std::string>& arguments) {
+  CliOptions options;
+  std::vector<std::string> positional;
+  for (std::size_t k = 0; k < arguments.size(); ++k) {
+    const std::string& argument = arguments[k];
+    auto is = [&](const std::string& flag) { return argument == flag || argument.rfind(flag + "=", 0) == 0; };
+    auto value = [&](const std::string& flag) -> std::string {
+      if (argument.size() > flag.size()) return argument.substr(flag.size() + 1);  // --flag=value
+      if (k + 1 >= arguments.size()) throw UsageError(flag + " needs a value");
+      return arguments[++k];
+    };
+    if (argument == "--help" || argument == "-h") {
+      options.command = "help";
+      return options;
+    } else if (argument == "--version") {
+      options.command = "version";
+      return options;
+    } else if (is("--set")) {
+      options.overrides.push_back(value("--set"));
+    } else if (is("--threads")) {
+      options.overrides.push_back("run.threads=" + value("--threads"));
+    } else if (is("--summary")) {
+      options.overrides.push_back("run.summary=" + value("--summary"));
+    } else if (is("--output")) {
+      options.output = value("--output");
+    } else if (is("--restart")) {
+      options.restart = value("--restart");
+    } else if (argument == "--force") {
+      options.force = true;
+    } else if (argument == "--quiet") {
+      options.quiet = true;
+    } else if (argument.rfind("--", 0) == 0) {
+      throw UsageError("unknown option '" + argument + "'");
+    } else {
+      positional.push_back(argument);
+    }
+  }
+  if (!positional.empty() && positional[0] == "network") {
+    if (positional.size() != 3 || (positional[1] != "info" && positional[1] != "export"))
+      throw UsageError("expected 'zoneode network info DECK' or 'zoneode network export DECK --output FILE'");
+    options.command = "network-" + positional[1];
+    options.deck = positional[2];
+    if (options.command == "network-export" && options.output.empty())
+      throw UsageError("network export needs --output FILE");
+    if (!options.restart.empty()) throw UsageError("--restart belongs to a run");
+  } else {
+    if (positional.size() != 1) throw UsageError(positional.empty() ? "no deck given" : "more than one deck given");
+    options.deck = positional[0];
+    if (!options.output.empty()) throw UsageError("--output belongs to 'network export'");
+  }
+  return options;
+}
+
+namespace {
+
+int network_command(const CliOptions& options) {
+  const Deck deck = load_deck(options.deck, options.overrides);
+  const Network network = load_network(deck.network);
+  const CompactNetwork compact(network);
+  if (options.command == "network-info") {
+    print_network(network, compact, !options.quiet, std::cout);
+    return exit_success;
+  }
+  if (std::filesystem::exists(options.output) && !options.force) {
+    std::cerr << "zoneode: '" << options.output << "' exists; use --force to overwrite it\n";
+    return exit_input_error;
+  }
+  try {
+    write_network_file(network, options.output);
+  } catch (const std::exception& error) {
+    std::cerr << "zoneode: " << error.what() << "\n";
+    return exit_runtime_error;
+  }
+  print_network(network, compact, false, std::cout);
+  std::cout << "written to " << options.output << "\n";
+  return exit_success;
+}
+
+}  // namespace
+
+int run_command(const CliOptions& options, const MpiContext& mpi) {
+  if (options.command == "help" || options.command == "version") {
+    if (mpi.root()) {
+      if (options.command == "help") std::cout << usage_text();
+      else std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ")\n";
+    }
+    return exit_success;
+  }
+  try {
+    if (options.command == "run") return run_deck(options, mpi);
+    if (!mpi.root()) return exit_success;  // network commands are serial: rank 0 does them
+    return network_command(options);
+  } catch (const ReportedError& error) {
+    return error.code;
+  } catch (const std::exception& error) {
+    // Deck, network and file readers name their file and line; every rank sees the same input error.
+    if (mpi.root()) std::cerr << "zoneode: " << error.what() << "\n";
+    return exit_input_error;
+  }
+}
+
+}  // namespace zoneode

@@ -1,0 +1,38 @@
+// MPI for zoneode: initialise once, know your rank, reduce statistics.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace zoneode {
+
+class MpiContext {
+ public:
+  MpiContext(int* argc, char*** argv);  // MPI_Init_thread (funneled: OpenMP threads do no MPI)
+  ~MpiContext();
+  MpiContext(const MpiContext&) = delete;
+  MpiContext& operator=(const MpiContext&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool root() const { return rank_ == 0; }
+  MPI_Comm comm() const { return MPI_COMM_WORLD; }
+
+  std::int64_t sum(std::int64_t value) const;
+  double max(double value) const;
+  double min(double value) const;
+  // True on every rank when `flag` is true on any rank: ranks agree on failures before acting.
+  bool any(bool flag) const;
+  // The lowest rank whose flag is set (or -1): that rank reports the error for all.
+  int first_rank_with(bool flag) const;
+  double broadcast(double value, int from = 0) const;
+  void barrier() const;
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace zoneode

@@ -1,0 +1,67 @@
+// The zone state in HDF5: one file per written outer step (layout in README.md).
+//
+// With parallel HDF5 every rank writes its block of zones collectively; with serial HDF5 the ranks
+// open the file in turn and write their own blocks, so no rank ever holds all zones. Either way
+// the file is written as PATH.partial and renamed to PATH when complete.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "decomposition/decomposition.hpp"
+#include "decomposition/mpi_context.hpp"
+#include "network/network.hpp"
+
+namespace zoneode {
+
+inline constexpr int state_format_version = 1;
+
+// "parallel" or "serial": how this build writes.
+const char* hdf5_write_mode();
+
+struct StateAttributes {
+  double time = 0.0;           // [s] simulation time at the end of the step
+  std::int64_t step = 0;       // outer step index (0: the initial state)
+  std::string network_hash;
+  // Provenance: ignored by zoneode-compare.
+  std::string deck;            // the resolved deck
+  std::string backend = "cpu";
+  std::string kernel_variant = "none";
+  int ranks = 1;
+  int threads = 1;
+  double wall_seconds = 0.0;   // integration time so far (max over ranks)
+};
+
+// This rank's zones: `block` of `global_zones`, arrays of block.count (abundances: x species).
+struct LocalState {
+  std::int64_t global_zones = 0;
+  ZoneBlock block;
+  const double* abundances = nullptr;
+  const double* temperature = nullptr;
+  const double* density = nullptr;
+  const double* energy_generation_rate = nullptr;
+  const std::int64_t* steps = nullptr;
+  const std::int32_t* status = nullptr;
+};
+
+// Collective over all ranks. Throws std::runtime_error on every rank if any rank failed; then no
+// file exists under `path` (a previous file there is left as it was).
+void write_state_file(const MpiContext& mpi, const std::string& path, const Network& network,
+                      const LocalState& state, const StateAttributes& attributes);
+
+// What a state file holds, read by every rank (small).
+struct StateFileInfo {
+  std::int64_t zones = 0;
+  std::vector<std::string> species;
+  std::int64_t step = -1;             // -1 when the file has no step attribute (a hydro snapshot)
+  double time = 0.0;
+  std::string network_hash;           // "" when absent
+};
+StateFileInfo read_state_info(const std::string& path);
+
+// Reads one block of zones: T9, rho and abundances (block.count x species_count), as stored.
+void read_state_block(const std::string& path, const ZoneBlock& block, int species_count, double* temperature,
+                      double* density, double* abundances);
+
+}  // namespace zoneode

@@ -1,0 +1,2 @@
+// placeholder until its owner writes it
+#include "network/generator.hpp"

@@ -1,0 +1,185 @@
+// State files: written values read back bit for bit, and the run's checks on HDF5 inputs,
+// restarts and existing outputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/cli.hpp"
+#include "io/hdf5_state.hpp"
+#include "io_test.hpp"
+#include "network/analytic.hpp"
+
+namespace zoneode {
+namespace {
+
+namespace fs = std::filesystem;
+using zoneode::testing::mpi;
+
+class StateFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::path(::testing::TempDir()) /
+              ("zoneode_io_" + std::to_string(::getpid()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(folder_);
+    fs::create_directories(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+  std::string path(const std::string& name) const { return (folder_ / name).string(); }
+
+  // A file of `zones` zones of the 3-member decay chain, with values that differ in every bit.
+  void write_file(const std::string& file, std::int64_t zones, double bad_temperature = 0.0) {
+    const Network network = decay_chain_network({3.0, 0.7});
+    const int S = network.species_count();
+    abundances_.resize(zones * S);
+    temperature_.resize(zones);
+    density_.resize(zones);
+    energy_.resize(zones);
+    steps_.resize(zones);
+    status_.resize(zones);
+    for (std::int64_t z = 0; z < zones; ++z) {
+      for (int i = 0; i < S; ++i) abundances_[z * S + i] = std::ldexp(1.0 + 0.1234567 * z + i / 7.0, -7 - 3 * i);
+      temperature_[z] = 1.0 + z / 3.0;
+      density_[z] = 1e5 * (z + 1);
+      energy_[z] = -1e10 * z;
+      steps_[z] = 100 + z;
+      status_[z] = static_cast<std::int32_t>(z % 3);
+    }
+    if (bad_temperature != 0.0) temperature_[1] = bad_temperature;
+    LocalState state{zones, {0, zones}, abundances_.data(), temperature_.data(), density_.data(), energy_.data(),
+                     steps_.data(), status_.data()};
+    StateAttributes attributes;
+    attributes.time = 0.5;
+    attributes.step = 4;
+    attributes.network_hash = "0123456789abcdef";
+    write_state_file(*mpi, file, network, state, attributes);
+  }
+
+  // Runs zoneode on a deck text with arguments; returns the exit status and captures stderr.
+  int run(const std::string& deck_text, std::vector<std::string> arguments, std::string* errors = nullptr) {
+    const std::string deck = path("deck.yaml");
+    std::ofstream(deck) << deck_text;
+    arguments.insert(arguments.begin(), deck);
+    arguments.push_back("--quiet");
+    ::testing::internal::CaptureStdout();
+    ::testing::internal::CaptureStderr();
+    const int status = run_command(parse_command_line(arguments), *mpi);
+    ::testing::internal::GetCapturedStdout();
+    const std::string captured = ::testing::internal::GetCapturedStderr();
+    if (errors) *errors = captured;
+    return status;
+  }
+
+  std::string deck(const std::string& zones_section) const {
+    return "network: {source: decay_chain, rates: [3.0, 0.7]}\n" + zones_section +
+           "integrator: {start_time: 1.0e-6, end_time: 0.1}\nsteps: {count: 3}\noutput: {prefix: " +
+           path("out") + "}\n";
+  }
+  const std::string field_zones =
+      "zones:\n  count: 5\n  temperature: {profile: constant, value: 1.0}\n"
+      "  density: {profile: constant, value: 1.0}\n  composition: {x0: 1.0}\n";
+
+  fs::path folder_;
+  std::vector<double> abundances_, temperature_, density_, energy_;
+  std::vector<std::int64_t> steps_;
+  std::vector<std::int32_t> status_;
+};
+
+TEST_F(StateFiles, WrittenValuesReadBackBitForBit) {
+  write_file(path("state.h5"), 6);
+  EXPECT_FALSE(fs::exists(path("state.h5.partial")));
+  const StateFileInfo info = read_state_info(path("state.h5"));
+  EXPECT_EQ(info.zones, 6);
+  EXPECT_EQ(info.species, (std::vector<std::string>{"x0", "x1", "x2"}));
+  EXPECT_EQ(info.step, 4);
+  EXPECT_EQ(info.time, 0.5);
+  EXPECT_EQ(info.network_hash, "0123456789abcdef");
+  // A block from the middle.
+  const ZoneBlock block{2, 3};
+  std::vector<double> T(3), rho(3), Y(9);
+  read_state_block(path("state.h5"), block, 3, T.data(), rho.data(), Y.data());
+  EXPECT_EQ(std::memcmp(T.data(), temperature_.data() + 2, 3 * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(rho.data(), density_.data() + 2, 3 * sizeof(double)), 0);
+  EXPECT_EQ(std::memcmp(Y.data(), abundances_.data() + 6, 9 * sizeof(double)), 0);
+}
+
+TEST_F(StateFiles, FailedWriteLeavesNoFile) {
+  EXPECT_THROW(write_file(path("missing/state.h5"), 4), std::runtime_error);
+  EXPECT_FALSE(fs::exists(path("missing/state.h5")));
+  EXPECT_FALSE(fs::exists(path("missing/state.h5.partial")));
+}
+
+TEST_F(StateFiles, MissingAndNonHdf5FilesAreErrors) {
+  EXPECT_THROW(read_state_info(path("none.h5")), std::runtime_error);
+  std::ofstream(path("text.h5")) << "not hdf5\n";
+  try {
+    read_state_info(path("text.h5"));
+    FAIL();
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("text.h5' as HDF5"), std::string::npos) << error.what();
+  }
+}
+
+TEST_F(StateFiles, ZonesFromFileAreChecked) {
+  std::string errors;
+  // Missing file.
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("none.h5") + "}\n"), {}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("none.h5': no such file"), std::string::npos) << errors;
+  // A NaN temperature in zone 1.
+  write_file(path("nan.h5"), 4, NAN);
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("nan.h5") + "}\n"), {}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("nan.h5: zone 1: /temperature: expected a finite T9 > 0, got nan"), std::string::npos) << errors;
+  // A zone count that the file does not hold.
+  write_file(path("good.h5"), 4);
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("good.h5") + ", count: 5}\n"), {}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("holds 4 zones, expected 5"), std::string::npos) << errors;
+  // Species of another network.
+  const std::string other = "network: {source: reversible_pair, rates: [1.0, 2.0]}\nzones: {from_file: " +
+                            path("good.h5") + "}\nintegrator: {end_time: 1.0}\n";
+  EXPECT_EQ(run(other, {}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("holds 3 species, expected the network's 2"), std::string::npos) << errors;
+  // Fields and from_file together.
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("good.h5") + ", seed: 3}\n"), {}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("zones.seed: expected no seed when zones come from_file"), std::string::npos) << errors;
+  // A good file runs.
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("good.h5") + "}\n"), {}, &errors), exit_success) << errors;
+  EXPECT_TRUE(fs::exists(path("out_step000003.h5")));
+}
+
+TEST_F(StateFiles, ExistingOutputsAreNotOverwrittenWithoutForce) {
+  std::string errors;
+  ASSERT_EQ(run(deck(field_zones), {}, &errors), exit_success) << errors;
+  const auto written = fs::last_write_time(path("out_step000003.h5"));
+  const auto size = fs::file_size(path("out_step000003.h5"));
+  EXPECT_EQ(run(deck(field_zones), {}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("out_step000003.h5' exists; use --force to overwrite it"), std::string::npos) << errors;
+  EXPECT_EQ(fs::last_write_time(path("out_step000003.h5")), written);
+  EXPECT_EQ(fs::file_size(path("out_step000003.h5")), size);
+  EXPECT_EQ(run(deck(field_zones), {"--force"}, &errors), exit_success) << errors;
+}
+
+TEST_F(StateFiles, OutputIntoAMissingFolderIsARuntimeError) {
+  std::string errors;
+  const std::string text = deck(field_zones);
+  const std::string broken = text.substr(0, text.find("output:")) + "output: {prefix: " + path("no/such/out") + "}\n";
+  EXPECT_EQ(run(broken, {}, &errors), exit_runtime_error);
+  EXPECT_NE(errors.find("cannot create"), std::string::npos) << errors;
+  EXPECT_FALSE(fs::exists(path("no")));
+}
+
+TEST_F(StateFiles, RestartIsCheckedAgainstTheDeck) {
+  std::string errors;
+  write_file(path("foreign.h5"), 5);  // the right species, another network hash
+  EXPECT_EQ(run(deck(field_zones), {"--restart", path("foreign.h5")}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("was written with network 0123456789abcdef, expected this deck's"), std::string::npos) << errors;
+  ASSERT_EQ(run(deck(field_zones), {}, &errors), exit_success) << errors;
+  // The last step cannot be continued with steps.count = 3.
+  EXPECT_EQ(run(deck(field_zones), {"--restart", path("out_step000003.h5"), "--force"}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("is step 3, expected a step in [0, steps.count = 3)"), std::string::npos) << errors;
+}
+
+}  // namespace
+}  // namespace zoneode
