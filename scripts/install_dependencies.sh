@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libyaml-cpp-dev libgtest-dev
   libomp-dev
+  libopenmpi-dev openmpi-bin
+  libhdf5-dev libhdf5-openmpi-dev hdf5-tools
 )
 
 missing=()

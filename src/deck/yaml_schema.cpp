@@ -230,14 +230,14 @@ std::vector<DeckSection::NamedNumber> DeckSection::named_numbers(const std::stri
 }
 
 DeckSection DeckSection::section(const std::string& key, bool required) {
-  YAML::Node value = child(key);
+  const YAML::Node value = child(key);
+  YAML::Node resolved_child = resolved_[key];
   if (!value.IsDefined() || value.IsNull()) {
     if (required) fail(key, "a section (this key is required)");
-    value = YAML::Node(YAML::NodeType::Undefined);
-  } else if (!value.IsMap()) {
-    fail(key, "a section (a map of keys)", scalar_text(value));
+    // An absent section still resolves its defaults.
+    return DeckSection(YAML::Node(YAML::NodeType::Undefined), dotted(key), source_, resolved_child);
   }
-  YAML::Node resolved_child = resolved_[key];
+  if (!value.IsMap()) fail(key, "a section (a map of keys)", scalar_text(value));
   return DeckSection(value, dotted(key), source_, resolved_child);
 }
 

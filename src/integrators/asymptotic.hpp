@@ -53,7 +53,7 @@ struct ZoneResult {
   std::int64_t rejected_steps = 0;    // adaptive rejections
   double time_reached = 0.0;          // [s] time of the returned state
   double energy_generation_rate = 0;  // [erg/(g s)] released energy / burn time (mean over the burn)
-  double max_mass_drift = 0;          // largest |sum A Y - initial| / initial seen (before renormalising)
+  double max_mass_drift = 0;          // largest |sum A Y - initial| / initial of accepted states (before renormalising)
   double mass_fraction_sum = 0;       // sum A Y of the returned state
 };
 
@@ -123,11 +123,11 @@ ZONEODE_HD inline void integrate_zone(const NetworkView& net, const IntegratorSe
     }
     const double mass = mass_fraction_sum(net, proposed);
     const double drift = fabs(mass - initial_mass) / initial_mass;
-    if (drift > result.max_mass_drift) result.max_mass_drift = drift;
     if (!(drift <= settings.max_mass_drift)) {
       result.status = zone_mass_drift;
       return false;
     }
+    if (drift > result.max_mass_drift) result.max_mass_drift = drift;
     const double scale = settings.renormalize ? initial_mass / mass : 1.0;
     for (int i = 0; i < n; ++i) Y[i] = proposed[i] * scale;
     return true;
