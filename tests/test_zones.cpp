@@ -124,7 +124,7 @@ TEST(Zones, GeneratedNetworkConservesMassWhereTheMethodIsAccurate) {
   const CompactNetwork compact(network);
   IntegratorSettings settings;
   settings.start_time = 1e-10;
-  settings.end_time = 1e-3;
+  settings.end_time = 1.0;  // [s]: long enough to burn a good part of the helium
   ZoneBatch batch;
   batch.resize(2, network.species_count());
   for (int z = 0; z < 2; ++z) {
@@ -138,8 +138,8 @@ TEST(Zones, GeneratedNetworkConservesMassWhereTheMethodIsAccurate) {
     EXPECT_EQ(batch.results[z].status, zone_ok);
     EXPECT_LT(std::fabs(batch.results[z].mass_fraction_sum - 1.0), 1e-12);
     EXPECT_GT(batch.results[z].energy_generation_rate, 0.0);  // helium burning releases energy
-    // Something burnt: the c12 abundance changed by more than 1%.
-    EXPECT_GT(std::fabs(batch.zone_abundances(z)[network.find_species("c12")] - 0.1 / 12), 1e-3 / 12);
+    // Something burnt: more than 1% of the helium is gone.
+    EXPECT_LT(batch.zone_abundances(z)[network.find_species("he4")], 0.99 * 0.9 / 4);
   }
 }
 
