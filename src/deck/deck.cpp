@@ -84,12 +84,11 @@ IntegratorSettings read_integrator(DeckSection section) {
   s.end_time = section.number("end_time", std::nullopt, positive());
   if (!(s.end_time > s.start_time)) section.fail("end_time", "a time > start_time (" + std::to_string(s.start_time) + " s)");
   s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {0.0, 10.0, true});
-  if (s.schedule == StepSchedule::adaptive) {
-    s.rtol = section.number("rtol", s.rtol, {0.0, 1.0, true});
-    s.atol = section.number("atol", s.atol, positive());
-    s.dt_initial = section.number("dt_initial", s.dt_initial, at_least(0.0));
-    s.max_dt_growth = section.number("max_dt_growth", s.max_dt_growth, {1.0, 100.0, true});
-  }
+  // Read whatever the schedule, so that switching it with --set needs no other edit.
+  s.rtol = section.number("rtol", s.rtol, {0.0, 1.0, true});
+  s.atol = section.number("atol", s.atol, positive());
+  s.dt_initial = section.number("dt_initial", s.dt_initial, at_least(0.0));
+  s.max_dt_growth = section.number("max_dt_growth", s.max_dt_growth, {1.0, 100.0, true});
   s.max_steps = section.integer("max_steps", s.max_steps, 1);
   s.abundance_floor = section.number("abundance_floor", s.abundance_floor, {0.0, 1e-3, true});
   s.max_mass_drift = section.number("max_mass_drift", s.max_mass_drift, positive());
