@@ -101,8 +101,9 @@ void print_summary(const RunSummary& s, std::ostream& out) {
   out << line;
   std::snprintf(line, sizeof line, "  integrate time   %.3f s\n", s.integrate_seconds);
   out << line;
-  std::snprintf(line, sizeof line, "  figure of merit  %.4e zone-steps/s (%.1f ns per zone-step)\n",
-                s.zone_steps_per_second(), s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0);
+  std::snprintf(line, sizeof line, "  figure of merit  %.4e zone-steps/s (%.1f ns per zone-step, %.2f us per zone)\n",
+                s.zone_steps_per_second(), s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0,
+                s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0);
   out << line;
   if (s.files_written > 0) {
     std::snprintf(line, sizeof line, "  output           %lld file(s), %.3e bytes in %.3f s: %.1f MB/s (%s HDF5)\n",
@@ -146,6 +147,7 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"setup_seconds\": " << number(s.setup_seconds) << ",\n";
   out << "  \"wall_seconds\": " << number(s.integrate_seconds) << ",\n";
   out << "  \"zone_steps_per_second\": " << number(s.zone_steps_per_second()) << ",\n";
+  out << "  \"us_per_zone\": " << number(s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0) << ",\n";
   out << "  \"ns_per_zone_step\": " << number(s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0) << ",\n";
   out << "  \"files_written\": " << s.files_written << ",\n";
   out << "  \"output_seconds\": " << number(s.output_seconds) << ",\n";
