@@ -11,6 +11,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/report.hpp"
+#include "common/fnv1a.hpp"
 #include "decomposition/decomposition.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
@@ -51,20 +52,13 @@ void collectively(const MpiContext& mpi, int code, Work&& work) {
 // Final state hash, independent of the decomposition: each zone's bits hashed, mixed with its
 // global index, and summed (mod 2^64) over zones and ranks.
 std::uint64_t zone_hash(const double* Y, int species, const ZoneResult& result, std::int64_t global) {
-  std::uint64_t hash = 1469598103934665603ull;
-  auto bytes = [&](const void* data, std::size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t k = 0; k < size; ++k) {
-      hash ^= p[k];
-      hash *= 1099511628211ull;
-    }
-  };
-  bytes(Y, species * sizeof(double));
-  bytes(&result.status, sizeof result.status);
-  bytes(&result.steps, sizeof result.steps);
-  bytes(&result.energy_generation_rate, sizeof result.energy_generation_rate);
-  bytes(&global, sizeof global);
-  return hash;
+  Fnv1a hash;
+  hash.bytes(Y, species * sizeof(double));
+  hash.add(result.status);
+  hash.add(result.steps);
+  hash.add(result.energy_generation_rate);
+  hash.add(global);
+  return hash.value;
 }
 
 // Checks the zones read from a file: T9, rho finite and > 0, abundances finite and >= 0.

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "common/constants.hpp"
+#include "network/nuclides.hpp"
 
 namespace zoneode {
 
@@ -147,28 +148,6 @@ std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t key) {
 // ---------------------------------------------------------------------------------------------
 // Nuclear data
 // ---------------------------------------------------------------------------------------------
-
-constexpr int max_element_Z = 118;
-
-// Element symbols by Z, lower case as in REACLIB names. Index 0 is the neutron, spelled "n" alone
-// (which is why "n14" is nitrogen and "n" the neutron).
-constexpr std::array<const char*, max_element_Z + 1> element_symbols = {
-    "n",  "h",  "he", "li", "be", "b",  "c",  "n",  "o",  "f",  "ne", "na", "mg", "al", "si", "p",
-    "s",  "cl", "ar", "k",  "ca", "sc", "ti", "v",  "cr", "mn", "fe", "co", "ni", "cu", "zn", "ga",
-    "ge", "as", "se", "br", "kr", "rb", "sr", "y",  "zr", "nb", "mo", "tc", "ru", "rh", "pd", "ag",
-    "cd", "in", "sn", "sb", "te", "i",  "xe", "cs", "ba", "la", "ce", "pr", "nd", "pm", "sm", "eu",
-    "gd", "tb", "dy", "ho", "er", "tm", "yb", "lu", "hf", "ta", "w",  "re", "os", "ir", "pt", "au",
-    "hg", "tl", "pb", "bi", "po", "at", "rn", "fr", "ra", "ac", "th", "pa", "u",  "np", "pu", "am",
-    "cm", "bk", "cf", "es", "fm", "md", "no", "lr", "rf", "db", "sg", "bh", "hs", "mt", "ds", "rg",
-    "cn", "nh", "fl", "mc", "lv", "ts", "og"};
-
-std::string nuclide_name(int Z, int A) {
-  if (Z == 0 && A == 1) return "n";
-  if (Z == 1 && A == 1) return "p";
-  if (Z == 1 && A == 2) return "d";
-  if (Z == 1 && A == 3) return "t";
-  return std::string(element_symbols.at(static_cast<std::size_t>(Z))) + std::to_string(A);
-}
 
 // Measured atomic mass excesses [keV] from AME2020: M. Wang, W.J. Huang, F.G. Kondev, G. Audi and
 // S. Naimi, Chinese Physics C 45, 030003 (2021), file mass_1.mas20 (unrounded values). All

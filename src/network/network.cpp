@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/fnv1a.hpp"
 #include "integrators/zone_math.hpp"
 
 namespace zoneode {
@@ -86,17 +87,10 @@ double reaction_lambda(const Reaction& reaction, double T9) {
 }
 
 std::uint64_t network_hash(const Network& network) {
-  std::uint64_t hash = 1469598103934665603ull;
-  auto bytes = [&](const void* data, std::size_t size) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t k = 0; k < size; ++k) {
-      hash ^= p[k];
-      hash *= 1099511628211ull;
-    }
-  };
-  auto integer = [&](std::int64_t v) { bytes(&v, sizeof v); };
-  auto real = [&](double v) { bytes(&v, sizeof v); };
-  auto text = [&](const std::string& s) { integer(static_cast<std::int64_t>(s.size())); bytes(s.data(), s.size()); };
+  Fnv1a hash;
+  auto integer = [&](std::int64_t v) { hash.add(v); };
+  auto real = [&](double v) { hash.add(v); };
+  auto text = [&](const std::string& s) { integer(static_cast<std::int64_t>(s.size())); hash.bytes(s.data(), s.size()); };
   integer(network.species_count());
   for (const auto& s : network.species) {
     text(s.name);
@@ -120,7 +114,7 @@ std::uint64_t network_hash(const Network& network) {
       integer(set.reverse);
     }
   }
-  return hash;
+  return hash.value;
 }
 
 }  // namespace zoneode

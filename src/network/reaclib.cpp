@@ -6,6 +6,8 @@
 // ("-7.4e-02-7.9e-03"), so everything is cut by column, never split on whitespace.
 #include "network/reaclib.hpp"
 
+#include "network/nuclides.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -23,18 +25,6 @@
 namespace zoneode {
 
 namespace {
-
-// Element symbols by Z (index 0 unused: the neutron is spelled "n", which is also nitrogen's
-// symbol; "n14" is nitrogen, "n" alone the neutron).
-constexpr std::array<std::string_view, 119> element_symbols = {
-    "",   "h",  "he", "li", "be", "b",  "c",  "n",  "o",  "f",  "ne", "na", "mg", "al", "si", "p",
-    "s",  "cl", "ar", "k",  "ca", "sc", "ti", "v",  "cr", "mn", "fe", "co", "ni", "cu", "zn", "ga",
-    "ge", "as", "se", "br", "kr", "rb", "sr", "y",  "zr", "nb", "mo", "tc", "ru", "rh", "pd", "ag",
-    "cd", "in", "sn", "sb", "te", "i",  "xe", "cs", "ba", "la", "ce", "pr", "nd", "pm", "sm", "eu",
-    "gd", "tb", "dy", "ho", "er", "tm", "yb", "lu", "hf", "ta", "w",  "re", "os", "ir", "pt", "au",
-    "hg", "tl", "pb", "bi", "po", "at", "rn", "fr", "ra", "ac", "th", "pa", "u",  "np", "pu", "am",
-    "cm", "bk", "cf", "es", "fm", "md", "no", "lr", "rf", "db", "sg", "bh", "hs", "mt", "ds", "rg",
-    "cn", "nh", "fl", "mc", "lv", "ts", "og"};
 
 std::string_view trim(std::string_view text) {
   const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
@@ -208,34 +198,6 @@ bool same_q(double a, double b) {
 }
 
 }  // namespace
-
-bool parse_nuclide_name(std::string_view name, int& Z, int& A) {
-  const std::string text = lower(name);
-  if (text == "n") { Z = 0; A = 1; return true; }
-  if (text == "p") { Z = 1; A = 1; return true; }
-  if (text == "d") { Z = 1; A = 2; return true; }
-  if (text == "t") { Z = 1; A = 3; return true; }
-  std::size_t letters = 0;
-  while (letters < text.size() && std::isalpha(static_cast<unsigned char>(text[letters]))) ++letters;
-  const std::string_view symbol = std::string_view(text).substr(0, letters);
-  const std::string_view digits = std::string_view(text).substr(letters);
-  // No leading zero and at most three digits, so every nuclide has exactly one spelling.
-  if (symbol.empty() || digits.empty() || digits.size() > 3 || digits.front() == '0') return false;
-  for (char c : digits)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  int z = -1;
-  for (std::size_t k = 1; k < element_symbols.size(); ++k) {
-    if (element_symbols[k] == symbol) z = static_cast<int>(k);
-  }
-  if (z < 0) return false;
-  const int a = std::stoi(std::string(digits));
-  if (a < z) return false;
-  // REACLIB spells the hydrogen isotopes p, d, t; "h1" etc. would give a second name for them.
-  if (z == 1) return false;
-  Z = z;
-  A = a;
-  return true;
-}
 
 std::vector<std::string> read_nuclide_list(const std::string& path) {
   std::ifstream in(path);

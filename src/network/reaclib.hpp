@@ -7,12 +7,9 @@
 #include <vector>
 
 #include "network/network.hpp"
+#include "network/nuclides.hpp"  // parse_nuclide_name
 
 namespace zoneode {
-
-// Z and A of a REACLIB nuclide name ("n", "p", "d", "t", "he4", "c12", "al26", ...); false if the
-// name is not one.
-bool parse_nuclide_name(std::string_view name, int& Z, int& A);
 
 // A list of nuclide names, one per line (blank lines and '#' comments ignored); errors name the
 // file and line.
