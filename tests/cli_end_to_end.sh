@@ -69,5 +69,17 @@ check "failed zones exit 3" run 3 "$work/fail.txt" "${quick[@]}" --set integrato
   --summary "$work/fail.json"
 check "failed zones counted" test "$(json_value "$work/fail.json" failed_zones)" -gt 0
 
+# Every shipped small deck runs clean (the REACLIB one needs ../shared beside the checkout).
+check "decay chain deck" run 0 "$work/chain.txt" "$source_dir/inputs/decay_chain.yaml" --quiet
+for deck in s150 s365; do
+  check "$deck deck (64 zones)" run 0 "$work/$deck.txt" "$source_dir/inputs/$deck.yaml" --quiet --set zones.count=64
+done
+if [ -f "$source_dir/../shared/reaclib/rp-z12.reaclib" ]; then
+  check "REACLIB deck" run 0 "$work/rp.txt" "$source_dir/inputs/reaclib_rp.yaml" --quiet
+  check "REACLIB deck network" grep -q "42 species, 176 reactions" "$work/rp.txt"
+else
+  echo "note: no ../shared/reaclib beside the checkout, REACLIB deck not run"
+fi
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -41,7 +41,13 @@ for ranks in 1 2 3 4; do
     done
   done
 done
-check "time steps differ (the comparison has teeth)" bash -c "! '$compare' '$work/ref_step000001.h5' '$work/ref_step000002.h5' --quiet >/dev/null"
+# The comparison has teeth: a run with a dt 1% different differs in the datasets themselves.
+check "perturbed run" run 2 0 "$work/perturbed.log" "${deck[@]}" --set integrator.dt_fraction=0.0101 \
+  --set output.prefix="$work/perturbed"
+"$compare" "$work/ref_step000001.h5" "$work/perturbed_step000001.h5" --rtol 0 --atol 0 --json "$work/perturbed.json" \
+  >/dev/null 2>&1
+check "perturbed run differs (exit 1)" test $? -eq 1
+check "perturbed run differs in abundances" grep -q '"abundances"' "$work/perturbed.json"
 
 # Restart from step 1 (written by 1 rank) on 3 ranks: steps 2 and 3 as the uninterrupted run.
 check "restart runs" run 3 0 "$work/restart.log" "${deck[@]}" --threads 2 --set output.prefix="$work/rs" \

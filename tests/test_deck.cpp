@@ -89,7 +89,7 @@ TEST_F(DeckTest, WrongTypeNamesKeyAndExpectation) {
 TEST_F(DeckTest, OutOfRangeValue) {
   const std::string message = error_of(replaced(valid_deck, "value: 1.0", "value: -2"));
   EXPECT_NE(message.find("deck.yaml:6:"), std::string::npos) << message;
-  EXPECT_NE(message.find("zones.temperature.value: expected a number > 0, got -2"), std::string::npos) << message;
+  EXPECT_NE(message.find("zones.temperature.value: expected a number > 0, got '-2'"), std::string::npos) << message;
 }
 
 TEST_F(DeckTest, MissingRequiredKey) {
@@ -140,8 +140,35 @@ TEST_F(DeckTest, OverridesWinAndAreNamedInErrors) {
 
 TEST_F(DeckTest, RelativeNetworkFileResolvesAgainstTheDeckFolder) {
   const std::string text = replaced(valid_deck, "  source: decay_chain\n  rates: [3.0, 0.7]", "  source: file\n  file: net.txt");
-  const Deck deck = load_deck(write(text), {});
+  const std::string deck_path = write(text);
+  // A missing network file is a deck error at the key's line.
+  try {
+    load_deck(deck_path, {});
+    FAIL();
+  } catch (const DeckError& error) {
+    EXPECT_NE(std::string(error.what()).find("deck.yaml:3:9: network.file: expected an existing file, got '" +
+                                             (folder_ / "net.txt").string() + "'"),
+              std::string::npos)
+        << error.what();
+  }
+  std::ofstream(folder_ / "net.txt") << "zoneode-network 1\n";
+  const Deck deck = load_deck(deck_path, {});
   EXPECT_EQ(deck.network.file, (folder_ / "net.txt").string());
+  // The resolved deck records the absolute path, so it repeats the run from another folder.
+  EXPECT_NE(deck.resolved_yaml.find("file: " + (folder_ / "net.txt").string()), std::string::npos) << deck.resolved_yaml;
+}
+
+TEST_F(DeckTest, OverriddenListsAndSectionsAreNamedAsOverrides) {
+  const std::string list = error_of(valid_deck, {"network.rates=[1,-2]"});
+  EXPECT_EQ(list, "--set network.rates=[1,-2]: network.rates[1]: expected a number > 0, got '-2'");
+  const std::string section = error_of(valid_deck, {"zones={count: 2, temperature: {profile: constant, value: 0}}"});
+  EXPECT_NE(section.find("--set zones={count: 2, temperature: {profile: constant, value: 0}}: "
+                         "zones.temperature.value: expected a number > 0, got '0'"),
+            std::string::npos)
+      << section;
+  const std::string exclusive = error_of(valid_deck, {"integrator.dt_fraction=0"});
+  EXPECT_NE(exclusive.find("integrator.dt_fraction: expected a number in (0, 10], got '0'"), std::string::npos)
+      << exclusive;
 }
 
 TEST_F(DeckTest, CompositionSpeciesMustExistInTheNetwork) {

@@ -125,15 +125,24 @@ int run_command(const CliOptions& options, const MpiContext& mpi) {
     }
     return exit_success;
   }
+  if (options.command == "run") {
+    try {
+      return run_deck(options, mpi);
+    } catch (const ReportedError& error) {
+      return error.code;  // every rank agreed on it
+    } catch (const std::exception& error) {
+      // Not agreed on: other ranks may be waiting in a collective call, so end them all.
+      std::cerr << "zoneode: rank " << mpi.rank() << ": internal error: " << error.what() << "\n";
+      if (mpi.size() > 1) MPI_Abort(mpi.comm(), exit_runtime_error);
+      return exit_runtime_error;
+    }
+  }
+  if (!mpi.root()) return exit_success;  // network commands are serial: rank 0 does them
   try {
-    if (options.command == "run") return run_deck(options, mpi);
-    if (!mpi.root()) return exit_success;  // network commands are serial: rank 0 does them
     return network_command(options);
-  } catch (const ReportedError& error) {
-    return error.code;
   } catch (const std::exception& error) {
-    // Deck, network and file readers name their file and line; every rank sees the same input error.
-    if (mpi.root()) std::cerr << "zoneode: " << error.what() << "\n";
+    // Deck, network and file readers name their file and line.
+    std::cerr << "zoneode: " << error.what() << "\n";
     return exit_input_error;
   }
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/cli.hpp"
@@ -118,7 +119,9 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   out << "deck " << deck.file << "\n";
   for (const auto& item : options.overrides) out << "  command line overrides the deck: " << item << "\n";
   if (!options.quiet) out << "---- resolved deck ----\n" << deck.resolved_yaml << "-----------------------\n";
-  const CompactNetwork compact(network);
+  std::optional<CompactNetwork> compacted;
+  collectively(mpi, exit_input_error, [&] { compacted.emplace(network); });
+  const CompactNetwork& compact = *compacted;
   print_network(network, compact, false, out);
   const std::string hash = hex64(network_hash(network));
   const int species = network.species_count();
@@ -163,12 +166,12 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   const int threads = omp_get_max_threads();
 
   ZoneBatch batch;
-  batch.resize(block.count, species);
+  collectively(mpi, exit_runtime_error, [&] { batch.resize(block.count, species); });
   batch.first_global_index = block.first;
   collectively(mpi, exit_input_error, [&] {
     const std::string& file = !options.restart.empty() ? options.restart : deck.zones.from_file;
     if (!file.empty()) {
-      read_state_block(file, block, species, batch.temperature.data(), batch.density.data(), batch.abundances.data());
+      read_state_block(file, zones, block, species, batch.temperature.data(), batch.density.data(), batch.abundances.data());
       check_zone_values(file, batch);
       return;
     }
@@ -191,9 +194,14 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   summary.first_outer_step = first_step;
   summary.outer_steps = last_step - first_step + 1;
 
-  std::vector<double> energy(batch.count, 0.0);
-  std::vector<std::int64_t> steps(batch.count, 0);
-  std::vector<std::int32_t> status(batch.count, 0);
+  std::vector<double> energy;
+  std::vector<std::int64_t> steps;
+  std::vector<std::int32_t> status;
+  collectively(mpi, exit_runtime_error, [&] {
+    energy.assign(batch.count, 0.0);
+    steps.assign(batch.count, 0);
+    status.assign(batch.count, 0);
+  });
   const double burn_time = deck.integrator.end_time - deck.integrator.start_time;
   auto write_step = [&](std::int64_t step) {
     for (std::int64_t zone = 0; zone < batch.count; ++zone) {
@@ -221,6 +229,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     out << "  wrote " << deck.output.file(step) << "\n" << std::flush;
   };
   if (options.restart.empty() && deck.output.writes(0, last_step)) write_step(0);
+  double max_drift = 0.0;  // over zones and outer steps (each step's drift is from its own start)
 
   for (std::int64_t step = first_step; step <= last_step; ++step) {
     mpi.barrier();
@@ -235,6 +244,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     }
     std::int64_t local_steps = 0, local_rejected = 0, local_failed = 0;
     for (const auto& result : batch.results) {
+      max_drift = std::fmax(max_drift, result.max_mass_drift);
       local_steps += result.steps;
       local_rejected += result.rejected_steps;
       local_failed += result.status != zone_ok ? 1 : 0;
@@ -256,18 +266,17 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   summary.destruction_terms = compact.destruction_terms();
   summary.zones = zones;
   std::array<std::int64_t, zone_status_count> by_status{};
-  double drift = 0.0, low = INFINITY, high = -INFINITY;
+  double low = INFINITY, high = -INFINITY;
   std::uint64_t result_hash = 0;
   for (std::int64_t zone = 0; zone < batch.count; ++zone) {
     const ZoneResult& result = batch.results[zone];
     ++by_status[result.status >= 0 && result.status < zone_status_count ? result.status : 0];
-    drift = std::fmax(drift, result.max_mass_drift);
     low = std::fmin(low, result.energy_generation_rate);
     high = std::fmax(high, result.energy_generation_rate);
     result_hash += zone_hash(batch.zone_abundances(zone), species, result, block.first + zone);
   }
   for (int s = 0; s < zone_status_count; ++s) summary.zones_by_status[s] = mpi.sum(by_status[s]);
-  summary.max_mass_drift = mpi.max(drift);
+  summary.max_mass_drift = mpi.max(max_drift);
   summary.min_energy_rate = mpi.min(low);
   summary.max_energy_rate = mpi.max(high);
   std::uint64_t total_hash = 0;

@@ -18,15 +18,17 @@ NetworkDeck read_network(DeckSection section) {
     network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));
     network.generator.seed = static_cast<std::uint64_t>(section.integer("seed", static_cast<std::int64_t>(preset.seed), 0));
   } else if (network.source == "reaclib") {
-    network.file = section.path("file", std::nullopt);
+    network.file = section.existing_file("file");
     if (section.has("nuclides") == section.has("nuclides_file"))
       section.fail("nuclides", "exactly one of nuclides (a list) and nuclides_file (a path)");
     if (section.has("nuclides")) network.nuclides = section.text_list("nuclides");
-    else network.nuclides_file = section.path("nuclides_file", std::nullopt);
+    else network.nuclides_file = section.existing_file("nuclides_file");
   } else if (network.source == "file") {
-    network.file = section.path("file", std::nullopt);
+    network.file = section.existing_file("file");
   } else if (network.source == "decay_chain") {
     network.rates = section.number_list("rates", positive());
+    // The members share A = 100 and step Z by one, so Z <= A bounds the chain.
+    if (network.rates.size() > 100) section.fail("rates", "at most 100 decay rates");
   } else {
     network.rates = section.number_list("rates", positive());
     if (network.rates.size() != 2) section.fail("rates", "two rates [forward, reverse] in 1/s");
@@ -53,7 +55,7 @@ ZonesDeck read_zones(DeckSection section) {
   ZonesDeck zones;
   if (section.has("from_file")) {
     zones.from_file_where = section.where("from_file");
-    zones.from_file = section.path("from_file", std::nullopt);
+    zones.from_file = section.existing_file("from_file");
     zones.count = section.integer("count", 0, 0);
     for (const char* key : {"seed", "temperature", "density", "composition"}) {
       if (section.has(key)) section.fail(key, std::string("no ") + key + " when zones come from_file");

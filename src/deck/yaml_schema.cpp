@@ -29,11 +29,37 @@ std::string mark_text(const std::string& file, const YAML::Mark& mark) {
   return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
+// A finite number in range, or false.
+bool parse_number(const YAML::Node& node, const NumberRange& range, double& out) {
+  if (!node.IsDefined() || !node.IsScalar()) return false;
+  const std::string& text = node.Scalar();
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(out)) return false;
+  const bool below = range.min_exclusive ? !(out > range.min) : !(out >= range.min);
+  return !below && out <= range.max;
+}
+
 }  // namespace
+
+const std::string* DeckSection::override_of(const std::string& dotted_key) const {
+  // The key itself or a section above it, replaced whole (--set zones={...}).
+  for (std::string key = dotted_key;;) {
+    const auto found = source_->overrides.find(key);
+    if (found != source_->overrides.end()) return &found->second;
+    const auto dot = key.rfind('.');
+    if (dot == std::string::npos) return nullptr;
+    key.resize(dot);
+  }
+}
+
+std::string DeckSection::place(const std::string& dotted_key, const YAML::Node& node) const {
+  if (const std::string* item = override_of(dotted_key)) return "--set " + *item;
+  return mark_text(source_->file, node.Mark());
+}
 
 std::string NumberRange::describe() const {
   const bool low = std::isfinite(min), high = std::isfinite(max);
-  if (low && high) return "a number in [" + shortest(min) + ", " + shortest(max) + "]";
+  if (low && high) return std::string("a number in ") + (min_exclusive ? "(" : "[") + shortest(min) + ", " + shortest(max) + "]";
   if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + shortest(min);
   if (high) return "a number <= " + shortest(max);
   return "a finite number";
@@ -61,8 +87,7 @@ bool DeckSection::has(const std::string& key) const {
 }
 
 std::string DeckSection::where(const std::string& key) const {
-  auto override = source_->overrides.find(dotted(key));
-  if (override != source_->overrides.end()) return "--set " + override->second;
+  if (const std::string* item = override_of(dotted(key))) return "--set " + *item;
   const YAML::Node& map = node_;
   if (map.IsDefined() && map.IsMap() && map[key].IsDefined()) return mark_text(source_->file, map[key].Mark());
   if (map.IsDefined() && !map.IsNull()) return mark_text(source_->file, map.Mark());
@@ -76,24 +101,23 @@ void DeckSection::fail(const std::string& key, const std::string& expected, cons
 }
 
 double DeckSection::number(const std::string& key, std::optional<double> fallback, const NumberRange& range) {
-  YAML::Node value = child(key);
-  double result;
+  const YAML::Node value = child(key);
+  double result = 0.0;
   if (!value.IsDefined() || value.IsNull()) {
     if (!fallback) fail(key, range.describe() + " (this key is required)");
     result = *fallback;
-  } else {
-    if (!value.IsScalar()) fail(key, range.describe(), scalar_text(value));
-    const std::string& text = value.Scalar();
-    double parsed = 0.0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(parsed))
-      fail(key, range.describe(), scalar_text(value));
-    result = parsed;
+  } else if (!parse_number(value, range, result)) {
+    fail(key, range.describe(), scalar_text(value));
   }
-  const bool below = range.min_exclusive ? !(result > range.min) : !(result >= range.min);
-  if (below || !(result <= range.max)) fail(key, range.describe(), shortest(result));
   resolved_[key] = shortest(result);
   return result;
+}
+
+std::string DeckSection::existing_file(const std::string& key) {
+  const std::string file = path(key, std::nullopt);
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error)) fail(key, "an existing file", "'" + file + "'");
+  return file;
 }
 
 std::int64_t DeckSection::integer(const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min,
@@ -159,9 +183,11 @@ std::string DeckSection::path(const std::string& key, std::optional<std::string>
   std::string value = text(key, fallback);
   if (value.empty()) return value;
   std::filesystem::path p(value);
-  // Overrides are relative to where the command runs; deck entries to the deck's folder.
-  const bool from_command_line = source_->overrides.count(dotted(key)) > 0;
+  // Overrides are relative to where the command runs; deck entries to the deck's folder. The
+  // resolved deck records the absolute path, so that it repeats the run from anywhere.
+  const bool from_command_line = override_of(dotted(key)) != nullptr;
   if (p.is_relative() && !from_command_line && !folder_.empty()) p = std::filesystem::path(folder_) / p;
+  p = std::filesystem::absolute(p).lexically_normal();
   resolved_[key] = p.string();
   return p.string();
 }
@@ -176,13 +202,9 @@ std::vector<double> DeckSection::number_list(const std::string& key, const Numbe
   for (std::size_t k = 0; k < value.size(); ++k) {
     const YAML::Node item = value[k];
     double parsed = 0.0;
-    const std::string text = item.IsScalar() ? item.Scalar() : "";
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-    const bool below = range.min_exclusive ? !(parsed > range.min) : !(parsed >= range.min);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(parsed) ||
-        below || !(parsed <= range.max)) {
-      throw DeckError(mark_text(source_->file, item.Mark()) + ": " + dotted(key) + "[" + std::to_string(k) +
-                      "]: expected " + range.describe() + ", got " + scalar_text(item));
+    if (!parse_number(item, range, parsed)) {
+      throw DeckError(place(dotted(key), item) + ": " + dotted(key) + "[" + std::to_string(k) + "]: expected " +
+                      range.describe() + ", got " + scalar_text(item));
     }
     result.push_back(parsed);
     resolved.push_back(shortest(parsed));
@@ -198,7 +220,7 @@ std::vector<std::string> DeckSection::text_list(const std::string& key) {
   std::vector<std::string> result;
   for (std::size_t k = 0; k < value.size(); ++k) {
     if (!value[k].IsScalar())
-      throw DeckError(mark_text(source_->file, value[k].Mark()) + ": " + dotted(key) + "[" + std::to_string(k) +
+      throw DeckError(place(dotted(key), value[k]) + ": " + dotted(key) + "[" + std::to_string(k) +
                       "]: expected a name, got " + scalar_text(value[k]));
     result.push_back(value[k].Scalar());
   }
@@ -213,17 +235,13 @@ std::vector<DeckSection::NamedNumber> DeckSection::named_numbers(const std::stri
   std::vector<NamedNumber> result;
   for (auto it = value.begin(); it != value.end(); ++it) {
     const std::string name = it->first.as<std::string>();
-    const std::string place = mark_text(source_->file, it->second.Mark());
-    const std::string text = it->second.IsScalar() ? it->second.Scalar() : "";
+    const std::string location = place(dotted(key), it->second);
     double parsed = 0.0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), parsed);
-    const bool below = range.min_exclusive ? !(parsed > range.min) : !(parsed >= range.min);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(parsed) ||
-        below || !(parsed <= range.max)) {
-      throw DeckError(place + ": " + dotted(key) + "." + name + ": expected " + range.describe() + ", got " +
+    if (!parse_number(it->second, range, parsed)) {
+      throw DeckError(location + ": " + dotted(key) + "." + name + ": expected " + range.describe() + ", got " +
                       scalar_text(it->second));
     }
-    result.push_back({name, parsed, place + ": " + dotted(key) + "." + name});
+    result.push_back({name, parsed, location + ": " + dotted(key) + "." + name});
     resolved_[key][name] = shortest(parsed);
   }
   return result;
@@ -249,10 +267,7 @@ void DeckSection::finish() const {
     if (read_.count(key)) continue;
     std::string known;
     for (const auto& k : read_) known += (known.empty() ? "" : ", ") + k;
-    const auto override = source_->overrides.find(dotted(key));
-    const std::string place = override != source_->overrides.end() ? "--set " + override->second
-                                                                     : mark_text(source_->file, it->first.Mark());
-    throw DeckError(place + ": unknown key '" + dotted(key) + "', expected one of: " + known);
+    throw DeckError(place(dotted(key), it->first) + ": unknown key '" + dotted(key) + "', expected one of: " + known);
   }
 }
 

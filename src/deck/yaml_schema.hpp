@@ -51,6 +51,8 @@ class DeckSection {
                    const std::vector<std::string>& choices = {});
   // A path, resolved against the deck file's folder when relative (recorded as written).
   std::string path(const std::string& key, std::optional<std::string> fallback);
+  // A required path that must name an existing file.
+  std::string existing_file(const std::string& key);
   std::vector<double> number_list(const std::string& key, const NumberRange& range);
   std::vector<std::string> text_list(const std::string& key);
   // A map of names to numbers, in deck order (e.g. a composition), with each entry's location.
@@ -74,6 +76,10 @@ class DeckSection {
 
  private:
   YAML::Node child(const std::string& key) const;
+  // The "--set" text that set this key or a section above it, or nullptr.
+  const std::string* override_of(const std::string& dotted_key) const;
+  // Where a value came from: "--set ..." or file:line:column.
+  std::string place(const std::string& dotted_key, const YAML::Node& node) const;
   YAML::Node node_;
   std::string path_;
   std::shared_ptr<const DeckSource> source_;

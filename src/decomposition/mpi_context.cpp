@@ -46,6 +46,14 @@ double MpiContext::broadcast(double value, int from) const {
   return value;
 }
 
+std::string MpiContext::broadcast(std::string text, int from) const {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, from, MPI_COMM_WORLD);
+  text.resize(length);
+  MPI_Bcast(text.data(), length, MPI_CHAR, from, MPI_COMM_WORLD);
+  return text;
+}
+
 void MpiContext::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
 
 }  // namespace zoneode

@@ -162,9 +162,10 @@ void finish(const MpiContext& mpi, bool failed, const std::string& path, const s
   // Everyone agrees before the root renames, so a file under `path` is always complete.
   const int reporter = mpi.first_rank_with(failed);
   if (reporter >= 0) {
+    // Every rank throws the failing rank's own message, so whichever rank reports it says why.
+    const std::string why = mpi.broadcast(message, reporter);
     if (mpi.root()) std::filesystem::remove(partial_name(path));
-    throw std::runtime_error(reporter == mpi.rank() ? message
-                                                    : "writing '" + path + "' failed on rank " + std::to_string(reporter));
+    throw std::runtime_error(reporter == 0 ? why : "rank " + std::to_string(reporter) + ": " + why);
   }
   if (mpi.root()) {
     std::error_code error;
@@ -248,16 +249,28 @@ StateFileInfo read_state_info(const std::string& path) {
     fail("no dataset /species/name, expected the species names");
   Handle names(H5Dopen2(file, "species/name", H5P_DEFAULT), H5Dclose, path + ": cannot open /species/name");
   Handle type(H5Dget_type(names), H5Tclose, "type");
-  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0)
-    fail("/species/name: expected fixed-length strings");
-  const std::size_t length = H5Tget_size(type);
+  if (H5Tget_class(type) != H5T_STRING) fail("/species/name: expected strings");
   Handle space(H5Dget_space(names), H5Sclose, "dataspace");
   const hssize_t count = H5Sget_simple_extent_npoints(space);
-  std::vector<char> buffer(static_cast<std::size_t>(count) * length + 1, '\0');
-  check(H5Dread(names, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), path + ": cannot read /species/name");
-  for (hssize_t i = 0; i < count; ++i) {
-    const char* start = buffer.data() + i * length;
-    info.species.emplace_back(start, strnlen(start, length));
+  if (H5Tis_variable_str(type) > 0) {
+    // Variable-length strings, as h5py writes by default.
+    Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+    check(H5Tset_size(memory_type, H5T_VARIABLE), "string type");
+    std::vector<char*> pointers(static_cast<std::size_t>(count), nullptr);
+    check(H5Dread(names, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()),
+          path + ": cannot read /species/name");
+    for (char* name : pointers) info.species.emplace_back(name ? name : "");
+    H5Dvlen_reclaim(memory_type, space, H5P_DEFAULT, pointers.data());
+  } else {
+    const std::size_t length = H5Tget_size(type);
+    std::vector<char> buffer(static_cast<std::size_t>(count) * length + 1, '\0');
+    check(H5Dread(names, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), path + ": cannot read /species/name");
+    for (hssize_t i = 0; i < count; ++i) {
+      const char* start = buffer.data() + i * length;
+      std::size_t size = strnlen(start, length);
+      while (size > 0 && start[size - 1] == ' ') --size;  // space-padded (Fortran style)
+      info.species.emplace_back(start, size);
+    }
   }
   if (H5Aexists(file, "step") > 0) {
     Handle attribute(H5Aopen(file, "step", H5P_DEFAULT), H5Aclose, "attribute step");
@@ -279,8 +292,8 @@ StateFileInfo read_state_info(const std::string& path) {
   return info;
 }
 
-void read_state_block(const std::string& path, const ZoneBlock& block, int species_count, double* temperature,
-                      double* density, double* abundances) {
+void read_state_block(const std::string& path, std::int64_t zones, const ZoneBlock& block, int species_count,
+                      double* temperature, double* density, double* abundances) {
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "cannot open '" + path + "' as HDF5");
   auto read = [&](const char* name, int columns, double* data) {
     if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
@@ -293,9 +306,9 @@ void read_state_block(const std::string& path, const ZoneBlock& block, int speci
     H5Sget_simple_extent_dims(file_space, dims, nullptr);
     if (rank == 2 && dims[1] != static_cast<hsize_t>(columns))
       throw std::runtime_error(path + ": /" + name + " has " + std::to_string(dims[1]) + " species, expected " + std::to_string(columns));
-    if (dims[0] < static_cast<hsize_t>(block.first + block.count))
-      throw std::runtime_error(path + ": /" + name + " has " + std::to_string(dims[0]) + " zones, expected at least " +
-                               std::to_string(block.first + block.count));
+    if (dims[0] != static_cast<hsize_t>(zones))
+      throw std::runtime_error(path + ": /" + name + " has " + std::to_string(dims[0]) + " zones, expected " +
+                               std::to_string(zones) + " (as /abundances)");
     const hsize_t start[2] = {static_cast<hsize_t>(block.first), 0};
     const hsize_t count[2] = {static_cast<hsize_t>(block.count), static_cast<hsize_t>(columns)};
     check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "hyperslab");

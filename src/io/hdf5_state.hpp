@@ -60,8 +60,9 @@ struct StateFileInfo {
 };
 StateFileInfo read_state_info(const std::string& path);
 
-// Reads one block of zones: T9, rho and abundances (block.count x species_count), as stored.
-void read_state_block(const std::string& path, const ZoneBlock& block, int species_count, double* temperature,
-                      double* density, double* abundances);
+// Reads one block of the file's `zones` zones: T9, rho and abundances (block.count x
+// species_count), as stored; every dataset must hold exactly `zones` zones.
+void read_state_block(const std::string& path, std::int64_t zones, const ZoneBlock& block, int species_count,
+                      double* temperature, double* density, double* abundances);
 
 }  // namespace zoneode

@@ -100,7 +100,7 @@ TEST_F(StateFiles, WrittenValuesReadBackBitForBit) {
   // A block from the middle.
   const ZoneBlock block{2, 3};
   std::vector<double> T(3), rho(3), Y(9);
-  read_state_block(path("state.h5"), block, 3, T.data(), rho.data(), Y.data());
+  read_state_block(path("state.h5"), 6, block, 3, T.data(), rho.data(), Y.data());
   EXPECT_EQ(std::memcmp(T.data(), temperature_.data() + 2, 3 * sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(rho.data(), density_.data() + 2, 3 * sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(Y.data(), abundances_.data() + 6, 9 * sizeof(double)), 0);
@@ -127,7 +127,9 @@ TEST_F(StateFiles, ZonesFromFileAreChecked) {
   std::string errors;
   // Missing file.
   EXPECT_EQ(run(deck("zones: {from_file: " + path("none.h5") + "}\n"), {}, &errors), exit_input_error);
-  EXPECT_NE(errors.find("none.h5': no such file"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("zones.from_file: expected an existing file, got '" + path("none.h5") + "'"),
+            std::string::npos)
+      << errors;
   // A NaN temperature in zone 1.
   write_file(path("nan.h5"), 4, NAN);
   EXPECT_EQ(run(deck("zones: {from_file: " + path("nan.h5") + "}\n"), {}, &errors), exit_input_error);
