@@ -1,5 +1,7 @@
 #include "compare.hpp"
 
+#include "common/json.hpp"
+
 #include <hdf5.h>
 
 #include <algorithm>
@@ -604,28 +606,6 @@ AttributeReport compare_attribute(const StateFile& file_a, const StateFile& file
 }
 
 // ---- Output helpers ----
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 // JSON has no inf: such numbers are written as the string "inf".
 std::string json_number(double value) {

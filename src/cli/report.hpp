@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "integrators/asymptotic.hpp"  // zone_status_count
 #include "network/compact.hpp"
 
 namespace zoneode {
@@ -14,8 +15,6 @@ namespace zoneode {
 // One line of counts (species, reactions, sets, F+/F- terms); a per-species table when asked.
 void print_network(const Network& network, const CompactNetwork& compact, bool per_species, std::ostream& out);
 std::string hex64(std::uint64_t value);
-
-inline constexpr int zone_status_count = 6;
 
 struct RunSummary {
   std::string deck;

@@ -42,6 +42,7 @@ enum ZoneStatus : std::int32_t {
   zone_max_steps = 3,        // max_steps reached before end_time
   zone_step_underflow = 4,   // adaptive dt fell below 1e-15 t
   zone_bad_input = 5,        // T9, rho or Y not finite / not positive
+  zone_status_count          // the number of codes above
 };
 
 // A short name for a status code ("ok", "non_finite", ...).

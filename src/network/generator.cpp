@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "common/constants.hpp"
+#include "common/splitmix64.hpp"
 #include "network/nuclides.hpp"
 
 namespace zoneode {
@@ -97,18 +98,18 @@ double pow_three_halves(double x) { return x * std::sqrt(x); }  // sqrt is exact
 // Random numbers: splitmix64 to seed xoshiro256** (Blackman & Vigna), integer operations only
 // ---------------------------------------------------------------------------------------------
 
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+// The splitmix64 sequence: the mixer of state + k * increment for k = 1, 2, ...
+std::uint64_t next_splitmix64(std::uint64_t& state) {
+  const std::uint64_t value = splitmix64(state);
+  state += splitmix64_increment;
+  return value;
 }
 
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) {
     std::uint64_t state = seed;
-    for (auto& word : s_) word = splitmix64(state);
+    for (auto& word : s_) word = next_splitmix64(state);
   }
   std::uint64_t next() {
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;

@@ -2,17 +2,12 @@
 
 #include <cmath>
 
+#include "common/splitmix64.hpp"
 #include "deck/yaml_schema.hpp"
 
 namespace zoneode {
 
 namespace {
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 constexpr std::uint64_t temperature_stream = 1;
 constexpr std::uint64_t density_stream = 2;
 }  // namespace
