@@ -21,12 +21,12 @@ struct Burn {
 Burn burn(const Network& network, const IntegratorSettings& settings, std::vector<double> Y, double T9 = 1.0,
           double rho = 1.0) {
   const CompactNetwork compact(network);
-  const NetworkView view = compact.view();
+  const StepView view = compact.step_view();
   std::vector<double> rate(view.reaction_count), flux(view.reaction_count), full(view.species_count),
       half(view.species_count);
   Burn out{std::move(Y), {}};
-  integrate_zone(view, settings, T9, rho, out.Y.data(), {rate.data(), flux.data(), full.data(), half.data()},
-                 out.result);
+  integrate_zone(compact.rate_view(), view, settings, T9, rho, out.Y.data(),
+                 ZoneWorkspace<double*>{rate.data(), flux.data(), full.data(), half.data()}, out.result);
   return out;
 }
 

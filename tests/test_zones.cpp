@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "integrators/cpu_backend.hpp"
+#include "backends/cpu/cpu_backend.hpp"
 #include "network/generator.hpp"
 #include "zones/zones.hpp"
 
@@ -46,6 +46,17 @@ TEST(Zones, ProfilesSpanTheirRange) {
   }
 }
 
+// Integrates every zone of the batch with the CPU backend on `threads` OpenMP threads.
+void integrate_on_cpu(const CompactNetwork& compact, const IntegratorSettings& settings, ZoneBatch& batch,
+                      int threads = 0) {
+  CpuBackend backend(BackendOptions{threads, 0, 0});
+  backend.prepare(compact, settings);
+  const ZoneSpan zones = batch.span(0, batch.count);
+  backend.upload(zones);
+  backend.integrate();
+  backend.download(zones);
+}
+
 // A small generated network burnt in a batch of zones.
 struct Fixture {
   Network network = generate_network({30, 250, 5});
@@ -70,10 +81,10 @@ struct Fixture {
 
 TEST(Zones, ResultsAreBitwiseIndependentOfThreadsAndOrder) {
   Fixture one, two, reversed;
-  omp_set_num_threads(1);
-  integrate_zones_cpu(one.compact, one.settings, one.batch);
-  omp_set_num_threads(2);
-  integrate_zones_cpu(two.compact, two.settings, two.batch);
+  const int threads_before = omp_get_max_threads();
+  integrate_on_cpu(one.compact, one.settings, one.batch, 1);
+  integrate_on_cpu(two.compact, two.settings, two.batch, 2);
+  omp_set_num_threads(threads_before);  // the backend sets the process-wide count
   // The same zones in reverse order.
   const int n = static_cast<int>(reversed.batch.count), S = reversed.network.species_count();
   ZoneBatch flipped;
@@ -83,7 +94,7 @@ TEST(Zones, ResultsAreBitwiseIndependentOfThreadsAndOrder) {
     flipped.density[z] = reversed.batch.density[n - 1 - z];
     std::memcpy(flipped.zone_abundances(z), reversed.batch.zone_abundances(n - 1 - z), S * sizeof(double));
   }
-  integrate_zones_cpu(reversed.compact, reversed.settings, flipped);
+  integrate_on_cpu(reversed.compact, reversed.settings, flipped);
   for (int z = 0; z < n; ++z) {
     EXPECT_EQ(std::memcmp(one.batch.zone_abundances(z), two.batch.zone_abundances(z), S * sizeof(double)), 0) << z;
     EXPECT_EQ(std::memcmp(one.batch.zone_abundances(z), flipped.zone_abundances(n - 1 - z), S * sizeof(double)), 0) << z;
@@ -98,8 +109,8 @@ TEST(Zones, ResultsAreBitwiseIndependentOfThreadsAndOrder) {
 TEST(Zones, OneFailingZoneLeavesTheOthersUntouched) {
   Fixture clean, planted;
   planted.batch.density[5] = NAN;  // a bad zone in the middle
-  integrate_zones_cpu(clean.compact, clean.settings, clean.batch);
-  integrate_zones_cpu(planted.compact, planted.settings, planted.batch);
+  integrate_on_cpu(clean.compact, clean.settings, clean.batch);
+  integrate_on_cpu(planted.compact, planted.settings, planted.batch);
   const int S = clean.network.species_count();
   for (int z = 0; z < 24; ++z) {
     if (z == 5) {
@@ -133,7 +144,7 @@ TEST(Zones, GeneratedNetworkConservesMassWhereTheMethodIsAccurate) {
     batch.zone_abundances(z)[network.find_species("he4")] = 0.9 / 4;
     batch.zone_abundances(z)[network.find_species("c12")] = 0.1 / 12;
   }
-  integrate_zones_cpu(compact, settings, batch);
+  integrate_on_cpu(compact, settings, batch);
   for (int z = 0; z < 2; ++z) {
     EXPECT_EQ(batch.results[z].status, zone_ok);
     EXPECT_LT(std::fabs(batch.results[z].mass_fraction_sum - 1.0), 1e-12);

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "common/json.hpp"
-#include "integrators/asymptotic.hpp"
+#include "integrators/settings.hpp"
 #include "zoneode_version.hpp"
 
 namespace zoneode {
@@ -30,11 +30,12 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
   char line[256];
   std::snprintf(line, sizeof line,
                 "network %s (hash %s): %d species, %d reactions, %lld rate sets, %lld F+ terms, %lld F- terms "
-                "(%lld flux terms), %.1f KiB compact\n",
+                "(%lld flux terms); compact: %.1f KiB rate block (once per zone), %.1f KiB step block (every step)\n",
                 network.name.c_str(), hex64(network_hash(network)).c_str(), network.species_count(),
                 network.reaction_count(), static_cast<long long>(compact.set_count()),
                 static_cast<long long>(compact.creation_terms()), static_cast<long long>(compact.destruction_terms()),
-                static_cast<long long>(compact.flux_terms()), compact.bytes() / 1024.0);
+                static_cast<long long>(compact.flux_terms()), compact.rate_block_bytes() / 1024.0,
+                compact.step_block_bytes() / 1024.0);
   out << line;
   if (!per_species) return;
   out << "  species    Z    A   F+ terms  F- terms\n";
@@ -63,8 +64,8 @@ void print_summary(const RunSummary& s, std::ostream& out) {
                 s.network.c_str(), s.species, s.reactions, static_cast<long long>(s.creation_terms),
                 static_cast<long long>(s.destruction_terms));
   out << line;
-  std::snprintf(line, sizeof line, "  backend          %s, %d rank(s) x %d thread(s)\n", s.backend.c_str(), s.ranks,
-                s.threads);
+  std::snprintf(line, sizeof line, "  backend          %s (kernel %s, %s), %d rank(s) x %d thread(s)\n",
+                s.backend.c_str(), s.kernel_variant.c_str(), s.device.c_str(), s.ranks, s.threads);
   out << line;
   std::snprintf(line, sizeof line, "  outer steps      %lld (from step %lld), %lld failed zone-steps\n",
                 static_cast<long long>(s.outer_steps), static_cast<long long>(s.first_outer_step),
@@ -80,7 +81,8 @@ void print_summary(const RunSummary& s, std::ostream& out) {
   out << line;
   std::snprintf(line, sizeof line, "  set-up time      %.3f s (not in the figure of merit)\n", s.setup_seconds);
   out << line;
-  std::snprintf(line, sizeof line, "  integrate time   %.3f s\n", s.integrate_seconds);
+  std::snprintf(line, sizeof line, "  integrate time   %.3f s (transfers %.3f s, not in the figure of merit)\n",
+                s.integrate_seconds, s.transfer_seconds);
   out << line;
   std::snprintf(line, sizeof line, "  figure of merit  %.4e zone-steps/s (%.1f ns per zone-step, %.2f us per zone)\n",
                 s.zone_steps_per_second(), s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0,
@@ -117,6 +119,8 @@ std::string summary_json(const RunSummary& s) {
   }
   out << "},\n";
   out << "  \"backend\": " << json_string(s.backend) << ",\n";
+  out << "  \"kernel_variant\": " << json_string(s.kernel_variant) << ",\n";
+  out << "  \"device\": " << json_string(s.device) << ",\n";
   out << "  \"ranks\": " << s.ranks << ",\n";
   out << "  \"threads\": " << s.threads << ",\n";
   out << "  \"hdf5\": " << json_string(s.hdf5_mode) << ",\n";
@@ -126,7 +130,8 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"steps\": " << s.steps << ",\n";
   out << "  \"rejected_steps\": " << s.rejected_steps << ",\n";
   out << "  \"setup_seconds\": " << number(s.setup_seconds) << ",\n";
-  out << "  \"wall_seconds\": " << number(s.integrate_seconds) << ",\n";
+  out << "  \"integrate_seconds\": " << number(s.integrate_seconds) << ",\n";
+  out << "  \"transfer_seconds\": " << number(s.transfer_seconds) << ",\n";
   out << "  \"zone_steps_per_second\": " << number(s.zone_steps_per_second()) << ",\n";
   out << "  \"us_per_zone\": " << number(s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0) << ",\n";
   out << "  \"ns_per_zone_step\": " << number(s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0) << ",\n";

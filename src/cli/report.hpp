@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "integrators/asymptotic.hpp"  // zone_status_count
+#include "integrators/settings.hpp"  // zone_status_count
 #include "network/compact.hpp"
 
 namespace zoneode {
@@ -29,6 +29,8 @@ struct RunSummary {
   int ranks = 1;
   int threads = 1;
   std::string backend = "cpu";
+  std::string kernel_variant = "none";
+  std::string device = "host";       // rank 0's
   std::string hdf5_mode;             // "parallel" or "serial"
   std::int64_t outer_steps = 0;      // outer steps run (after a restart: those after it)
   std::int64_t first_outer_step = 1;
@@ -38,6 +40,7 @@ struct RunSummary {
   std::array<std::int64_t, zone_status_count> zones_by_status{};  // in the last outer step
   double setup_seconds = 0;          // deck, network and zone set-up (not in the figure of merit)
   double integrate_seconds = 0;      // the figure of merit's time: integration only (max over ranks)
+  double transfer_seconds = 0;       // zones to and from the backend's memory (max over ranks)
   std::int64_t files_written = 0;
   double output_seconds = 0;         // writing state files
   double output_bytes = 0;           // zone data written

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "integrators/asymptotic.hpp"
+#include "backends/selection.hpp"
+#include "integrators/settings.hpp"
 #include "network/generator.hpp"
 
 namespace zoneode {
@@ -65,7 +66,10 @@ struct OutputDeck {
 };
 
 struct RunDeck {
-  int threads = 0;            // 0: OpenMP's default
+  BackendKind backend = BackendKind::cpu;
+  KernelVariant kernel = KernelVariant::baseline;  // the GPU kernel variant
+  int threads = 0;            // CPU backend: OpenMP threads; 0: OpenMP's default
+  std::int64_t batch_zones = 0;  // GPU backend: zones per batch; 0: as many as device memory allows
   std::string summary;        // JSON summary file, "" for none
 };
 

@@ -7,6 +7,10 @@ MpiContext::MpiContext(int* argc, char*** argv) {
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_free(&node);
 }
 
 MpiContext::~MpiContext() { MPI_Finalize(); }
@@ -55,5 +59,21 @@ std::string MpiContext::broadcast(std::string text, int from) const {
 }
 
 void MpiContext::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
+
+std::vector<std::string> MpiContext::gather(const std::string& text) const {
+  const int length = static_cast<int>(text.size());
+  std::vector<int> lengths(root() ? size_ : 0), displacements(root() ? size_ : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string all;
+  if (root()) {
+    for (int r = 0, offset = 0; r < size_; offset += lengths[r], ++r) displacements[r] = offset;
+    all.resize(displacements.back() + lengths.back());
+  }
+  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), displacements.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+  std::vector<std::string> texts;
+  for (int r = 0; root() && r < size_; ++r) texts.push_back(all.substr(displacements[r], lengths[r]));
+  return texts;
+}
 
 }  // namespace zoneode

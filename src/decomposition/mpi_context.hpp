@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace zoneode {
 
@@ -18,6 +19,8 @@ class MpiContext {
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool root() const { return rank_ == 0; }
+  // This rank's index among the ranks of its node (MPI_COMM_TYPE_SHARED): it picks the GPU.
+  int local_rank() const { return local_rank_; }
   MPI_Comm comm() const { return MPI_COMM_WORLD; }
 
   std::int64_t sum(std::int64_t value) const;
@@ -30,10 +33,13 @@ class MpiContext {
   double broadcast(double value, int from = 0) const;
   std::string broadcast(std::string text, int from) const;
   void barrier() const;
+  // Every rank's text, in rank order, on rank 0 (empty elsewhere).
+  std::vector<std::string> gather(const std::string& text) const;
 
  private:
   int rank_ = 0;
   int size_ = 1;
+  int local_rank_ = 0;
 };
 
 }  // namespace zoneode

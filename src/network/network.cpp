@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "common/fnv1a.hpp"
-#include "integrators/zone_math.hpp"
+#include "network/rates.hpp"
 
 namespace zoneode {
 

@@ -1,4 +1,4 @@
-#include "integrators/asymptotic.hpp"
+#include "integrators/settings.hpp"
 
 namespace zoneode {
 

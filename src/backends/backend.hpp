@@ -1,0 +1,48 @@
+// The integration interface every backend implements, and the one factory that makes them.
+//
+// A run makes one backend (method x backend x kernel variant, from the deck), prepares it once
+// with the network and settings, then for every batch of zones: upload, integrate, download.
+// The figure of merit times integrate() alone; upload and download are reported beside it.
+// Adding a backend: a folder under src/backends/, a class implementing Backend, and one case in
+// make_backend() (backends/factory.cpp); kernels/README.md walks through it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "backends/selection.hpp"
+#include "integrators/settings.hpp"
+#include "network/compact.hpp"
+#include "zones/zone_batch.hpp"
+
+namespace zoneode {
+
+// What ran, for the run header, the summary and the state files' provenance.
+struct BackendDescription {
+  std::string backend;         // "cpu", "gpu"
+  std::string kernel_variant;  // "none" on the CPU
+  std::string device;          // "host", or the GPU's name and PCI bus id
+  std::string launch;          // threads, or the launch geometry
+  int threads = 1;             // host threads integrating (CPU backend)
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendDescription describe() const = 0;
+  // Once per run, before any batch.
+  virtual void prepare(const CompactNetwork& network, const IntegratorSettings& settings) = 0;
+  // The most zones one batch may hold; the driver splits larger sets.
+  virtual std::int64_t max_batch_zones() const = 0;
+  virtual void upload(const ZoneSpan& zones) = 0;
+  // Integrates every zone of the uploaded batch; blocking (returns when all are done).
+  virtual void integrate() = 0;
+  // Abundances and results back into `zones` (the span given to upload).
+  virtual void download(const ZoneSpan& zones) = 0;
+};
+
+// Throws std::invalid_argument when the combination is not built or does not exist.
+std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const BackendOptions& options);
+
+}  // namespace zoneode

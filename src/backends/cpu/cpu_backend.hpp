@@ -1,0 +1,27 @@
+// The CPU backend: zones in parallel with OpenMP, each integrated by the serial reference
+// integrate_zone() of its method. Integrates in place: upload and download move nothing.
+#pragma once
+
+#include "backends/backend.hpp"
+
+namespace zoneode {
+
+class CpuBackend final : public Backend {
+ public:
+  explicit CpuBackend(const BackendOptions& options);
+  BackendDescription describe() const override;
+  void prepare(const CompactNetwork& network, const IntegratorSettings& settings) override;
+  std::int64_t max_batch_zones() const override;
+  void upload(const ZoneSpan& zones) override { zones_ = zones; }
+  // Each zone's result depends only on its own input: bitwise the same for any thread count.
+  void integrate() override;
+  void download(const ZoneSpan&) override {}
+
+ private:
+  int threads_ = 1;
+  const CompactNetwork* network_ = nullptr;
+  IntegratorSettings settings_;
+  ZoneSpan zones_;
+};
+
+}  // namespace zoneode

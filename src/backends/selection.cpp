@@ -1,0 +1,31 @@
+#include "backends/selection.hpp"
+
+namespace zoneode {
+
+const char* backend_kind_name(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::cpu: return "cpu";
+    case BackendKind::gpu: return "gpu";
+  }
+  return "unknown";
+}
+
+const char* kernel_variant_name(KernelVariant variant) {
+  switch (variant) {
+    case KernelVariant::baseline: return "baseline";
+    case KernelVariant::lds: return "lds";
+    case KernelVariant::wave: return "wave";
+    case KernelVariant::tuned: return "tuned";
+    case KernelVariant::final: return "final";
+  }
+  return "unknown";
+}
+
+const char* integration_method_name(IntegrationMethod method) {
+  switch (method) {
+    case IntegrationMethod::asymptotic: return "asymptotic";
+  }
+  return "unknown";
+}
+
+}  // namespace zoneode

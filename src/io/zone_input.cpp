@@ -1,0 +1,47 @@
+#include "io/zone_input.hpp"
+
+#include <cmath>
+
+#include "deck/yaml_schema.hpp"  // DeckError: bad input, exit 2
+
+namespace zoneode {
+
+void check_state_file_matches(const std::string& where, const std::string& file, const StateFileInfo& info,
+                              const Network& network, std::int64_t zones) {
+  if (info.species.size() != network.species.size()) {
+    throw DeckError(where + ": '" + file + "' holds " + std::to_string(info.species.size()) +
+                    " species, expected the network's " + std::to_string(network.species.size()));
+  }
+  for (std::size_t i = 0; i < info.species.size(); ++i) {
+    if (info.species[i] != network.species[i].name) {
+      throw DeckError(where + ": '" + file + "' species " + std::to_string(i) + " is '" + info.species[i] +
+                      "', expected '" + network.species[i].name + "' (the network's species, in its order)");
+    }
+  }
+  if (zones > 0 && info.zones != zones) {
+    throw DeckError(where + ": '" + file + "' holds " + std::to_string(info.zones) + " zones, expected " +
+                    std::to_string(zones));
+  }
+}
+
+void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBlock& block, ZoneBatch& batch) {
+  read_state_block(file, zones, block, batch.species_count, batch.temperature.data(), batch.density.data(),
+                   batch.abundances.data());
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    const std::int64_t global = batch.first_global_index + zone;
+    auto fail = [&](const std::string& what) {
+      throw DeckError(file + ": zone " + std::to_string(global) + ": " + what);
+    };
+    if (!(batch.temperature[zone] > 0.0) || !std::isfinite(batch.temperature[zone]))
+      fail("/temperature: expected a finite T9 > 0, got " + std::to_string(batch.temperature[zone]));
+    if (!(batch.density[zone] > 0.0) || !std::isfinite(batch.density[zone]))
+      fail("/density: expected a finite rho > 0, got " + std::to_string(batch.density[zone]));
+    for (int i = 0; i < batch.species_count; ++i) {
+      const double y = batch.zone_abundances(zone)[i];
+      if (!(y >= 0.0) || !std::isfinite(y))
+        fail("/abundances: species " + std::to_string(i) + ": expected a finite abundance >= 0, got " + std::to_string(y));
+    }
+  }
+}
+
+}  // namespace zoneode

@@ -1,0 +1,50 @@
+// Non-owning views of the compact network's two blocks (compact.hpp): raw pointers and counts,
+// trivially copyable into a kernel argument. Device-side header: no standard containers.
+#pragma once
+
+#include <cstdint>
+
+namespace zoneode {
+
+using reaction_index_t = std::uint16_t;  // reactions per network <= 65535
+using species_index_t = std::uint16_t;   // species per network <= 65535
+using stoich_factor_t = std::uint8_t;    // multiplicity of a species in one reaction (1..4)
+
+inline constexpr int max_reactants_per_reaction = 4;  // REACLIB chapter 10 has four
+
+enum ReactionFlags : std::uint8_t {
+  reaction_flag_electron_capture = 1u << 0,  // flux carries an extra rho*Ye
+};
+
+// Read once per zone: everything of a reaction's rate that depends on T9 and rho only.
+struct RateView {
+  int reaction_count = 0;
+  // reaction r sums sets set_offsets[r] .. set_offsets[r+1]-1; set s has coefficients [7s, 7s+7)
+  const std::int32_t* set_offsets = nullptr;
+  const double* set_coefficients = nullptr;
+  const double* identical_factor = nullptr;   // 1 / prod(n_identical!) per reaction
+  const std::uint8_t* density_power = nullptr;  // reactants - 1, plus 1 for electron captures
+};
+
+// Read at every step.
+struct StepView {
+  int species_count = 0;
+  int reaction_count = 0;
+  // reactants of r: reactant_species[max_reactants_per_reaction*r + k] for k < reactant_count[r]
+  const std::uint8_t* reactant_count = nullptr;
+  const species_index_t* reactant_species = nullptr;
+  const std::uint8_t* reaction_flags = nullptr;
+  const double* q_value_MeV = nullptr;
+  // F+ terms of species i: k in creation_offsets[i] .. creation_offsets[i+1]-1
+  const std::int32_t* creation_offsets = nullptr;
+  const reaction_index_t* creation_reaction = nullptr;
+  const stoich_factor_t* creation_factor = nullptr;
+  // F- terms of species i, likewise
+  const std::int32_t* destruction_offsets = nullptr;
+  const reaction_index_t* destruction_reaction = nullptr;
+  const stoich_factor_t* destruction_factor = nullptr;
+  const double* species_A = nullptr;  // mass number, for mass fractions X = A Y
+  const double* species_Z = nullptr;  // charge, for Ye = sum Z Y
+};
+
+}  // namespace zoneode
