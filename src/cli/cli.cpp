@@ -18,15 +18,18 @@ std::string usage_text() {
   return R"(zoneode: a stiff reaction network integrated in every zone
 
 usage:
-  [mpirun -n R] zoneode DECK [--set section.key=value]... [--threads N] [--summary FILE]
-                             [--restart FILE] [--force] [--quiet]
+  [mpirun -n R] zoneode DECK [--set section.key=value]... [--backend cpu|gpu] [--kernel NAME]
+                             [--threads N] [--summary FILE] [--restart FILE] [--force] [--quiet]
   zoneode network info DECK [--set section.key=value]...
   zoneode network export DECK --output FILE [--force] [--set section.key=value]...
   zoneode --help | --version
 
   DECK                a YAML input deck (inputs/README.md documents every key)
   --set KEY=VALUE     override a deck value (wins over the file; the resolved deck is printed)
-  --threads N         OpenMP threads per rank (same as --set run.threads=N)
+  --backend cpu|gpu   where zones are integrated (same as --set run.backend=...; gpu needs a
+                      build with -DZONEODE_GPU=HIP or CUDA)
+  --kernel NAME       GPU kernel variant: baseline, lds, wave (same as --set run.kernel=NAME)
+  --threads N         OpenMP threads per rank, CPU backend (same as --set run.threads=N)
   --summary FILE      write the JSON summary to FILE (same as --set run.summary=FILE)
   --restart FILE      continue from a state file written by this deck (step k), running k+1 on
   --force             overwrite existing output files (state files, network export)
@@ -56,6 +59,10 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
       return options;
     } else if (is("--set")) {
       options.overrides.push_back(value("--set"));
+    } else if (is("--backend")) {
+      options.overrides.push_back("run.backend=" + value("--backend"));
+    } else if (is("--kernel")) {
+      options.overrides.push_back("run.kernel=" + value("--kernel"));
     } else if (is("--threads")) {
       options.overrides.push_back("run.threads=" + value("--threads"));
     } else if (is("--summary")) {

@@ -15,9 +15,11 @@
 
 namespace zoneode {
 // isfinite is a std:: template on the host and a global function in device code.
+ZONEODE_HD inline bool is_finite(double x) {
 #if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
-ZONEODE_HD inline bool is_finite(double x) { return isfinite(x); }
+  return isfinite(x);
 #else
-inline bool is_finite(double x) { return std::isfinite(x); }
+  return std::isfinite(x);
 #endif
+}
 }  // namespace zoneode

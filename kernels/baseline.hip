@@ -1,0 +1,34 @@
+// baseline: the straightforward first port, the study's starting point.
+//
+// One workgroup (256 threads) per zone: threads over reactions for the rate factors and fluxes,
+// one thread per species for the F+/F- sums (in the CPU's order) and the update. The network, the
+// rate factors, the abundances and the fluxes all stay in global memory; reductions (Ye, mass,
+// error, energy) are a shared-memory tree. Blocks stay resident and take zones from a counter, so
+// the workspace is per block, not per zone, and costly zones do not leave blocks idle.
+#include "kernel_common.hpp"
+
+namespace zoneode::gpu {
+namespace {
+
+constexpr int baseline_block = 256;
+
+__global__ void __launch_bounds__(baseline_block) baseline_kernel(KernelArgs args) {
+  __shared__ double scratch[BlockTeam<baseline_block, Reduction::tree>::scratch_doubles];
+  run_zones<baseline_block, Reduction::tree, 1>(args, false, false, nullptr, scratch);
+}
+
+LaunchPlan plan(const LaunchContext& context) {
+  return plan_persistent(baseline_kernel, baseline_block, context, false, false);
+}
+
+void launch(const LaunchPlan& plan, const KernelArgs& args) {
+  baseline_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+}
+
+const VariantOps ops{"baseline", plan, launch};
+
+}  // namespace
+
+const VariantOps* baseline_variant() { return &ops; }
+
+}  // namespace zoneode::gpu

@@ -1,0 +1,96 @@
+// The few GPU runtime calls and intrinsics zoneode uses, for HIP (AMD) and CUDA (NVIDIA) alike.
+//
+// The kernels are HIP sources; on NVIDIA they are compiled by nvcc through this header rather than
+// HIP's own NVIDIA layer (Debian's hip/nvidia_detail does not compile with CUDA 13). Wave size is a
+// compile-time constant per target (64 on CDNA, 32 on NVIDIA): never warpSize in array sizes or
+// launch bounds (ROCm 7 made it a run-time value).
+#pragma once
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define ZONEODE_GPU_PLATFORM "CUDA"
+using gpuError_t = cudaError_t;
+using gpuEvent_t = cudaEvent_t;
+using gpuDeviceProp = cudaDeviceProp;
+inline constexpr gpuError_t gpuSuccess = cudaSuccess;
+#define gpuGetErrorString cudaGetErrorString
+#define gpuGetLastError cudaGetLastError
+#define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuSetDevice cudaSetDevice
+#define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
+#define gpuMemGetInfo cudaMemGetInfo
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuMemcpy cudaMemcpy
+#define gpuMemset cudaMemset
+#define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuDeviceSynchronize cudaDeviceSynchronize
+#define gpuEventCreate cudaEventCreate
+#define gpuEventDestroy cudaEventDestroy
+#define gpuEventRecord cudaEventRecord
+#define gpuEventSynchronize cudaEventSynchronize
+#define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuFuncSetAttribute cudaFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuDevAttrMaxSharedMemoryPerBlockOptin cudaDevAttrMaxSharedMemoryPerBlockOptin
+#define gpuDeviceGetAttribute cudaDeviceGetAttribute
+#else
+#include <hip/hip_runtime.h>
+#define ZONEODE_GPU_PLATFORM "HIP"
+using gpuError_t = hipError_t;
+using gpuEvent_t = hipEvent_t;
+using gpuDeviceProp = hipDeviceProp_t;
+inline constexpr gpuError_t gpuSuccess = hipSuccess;
+#define gpuGetErrorString hipGetErrorString
+#define gpuGetLastError hipGetLastError
+#define gpuGetDeviceCount hipGetDeviceCount
+#define gpuSetDevice hipSetDevice
+#define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
+#define gpuMemGetInfo hipMemGetInfo
+#define gpuMalloc hipMalloc
+#define gpuFree hipFree
+#define gpuMemcpy hipMemcpy
+#define gpuMemset hipMemset
+#define gpuMemcpyHostToDevice hipMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuDeviceSynchronize hipDeviceSynchronize
+#define gpuEventCreate hipEventCreate
+#define gpuEventDestroy hipEventDestroy
+#define gpuEventRecord hipEventRecord
+#define gpuEventSynchronize hipEventSynchronize
+#define gpuEventElapsedTime hipEventElapsedTime
+#define gpuFuncSetAttribute hipFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuDevAttrMaxSharedMemoryPerBlockOptin hipDeviceAttributeSharedMemPerBlockOptin
+#define gpuDeviceGetAttribute hipDeviceGetAttribute
+#endif
+
+namespace zoneode::gpu {
+
+#if defined(__CUDACC__)
+inline constexpr int wave_size = 32;
+#else
+inline constexpr int wave_size = 64;  // CDNA (gfx90a); RDNA's wave32 is not a target here
+#endif
+
+// Sum of `value` over `width` consecutive lanes (a power of two <= wave_size), in a fixed order:
+// lane 0 of each group holds the result. Deterministic: the same bits on every run.
+template <int width>
+__device__ inline double lane_group_sum(double value) {
+#pragma unroll
+  for (int offset = width / 2; offset > 0; offset /= 2) {
+#if defined(__CUDACC__)
+    value += __shfl_down_sync(0xffffffffu, value, offset, width);
+#else
+    value += __shfl_down(value, offset, width);
+#endif
+  }
+  return value;
+}
+
+}  // namespace zoneode::gpu

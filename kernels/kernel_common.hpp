@@ -1,0 +1,112 @@
+// Device code shared by the variant files: the zone loop of a persistent block, the staging of
+// the step block and a zone's arrays in LDS, and the launch helpers.
+#pragma once
+
+#include <string>
+
+#include "gpu_runtime.hpp"
+#include "kernel_launch.hpp"
+#include "zone_team.hpp"
+
+namespace zoneode::gpu {
+
+// The step view over another copy of the step block (same offsets).
+__device__ inline StepView rebase(const StepView& view, const std::byte* from, const std::byte* to) {
+  auto move = [&](auto* pointer) {
+    using T = std::remove_pointer_t<decltype(pointer)>;
+    return reinterpret_cast<T*>(to + (reinterpret_cast<const std::byte*>(pointer) - from));
+  };
+  StepView v = view;
+  v.reactant_count = move(view.reactant_count);
+  v.reactant_species = move(view.reactant_species);
+  v.reaction_flags = move(view.reaction_flags);
+  v.q_value_MeV = move(view.q_value_MeV);
+  v.creation_offsets = move(view.creation_offsets);
+  v.creation_reaction = move(view.creation_reaction);
+  v.creation_factor = move(view.creation_factor);
+  v.destruction_offsets = move(view.destruction_offsets);
+  v.destruction_reaction = move(view.destruction_reaction);
+  v.destruction_factor = move(view.destruction_factor);
+  v.species_A = move(view.species_A);
+  v.species_Z = move(view.species_Z);
+  return v;
+}
+
+// The persistent-block kernel body: stage what the plan says, then take zones from the counter
+// until none is left. `shared` is the dynamic shared memory, `scratch` the team's.
+template <int BLOCK, Reduction REDUCTION, int GROUP>
+__device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
+                                 double* scratch) {
+  __shared__ unsigned long long zone_slot;
+  const BlockTeam<BLOCK, REDUCTION> team{scratch};
+  const int S = a.step.species_count, R = a.step.reaction_count;
+  StepView net = a.step;
+  double* zone_arrays = a.workspace + blockIdx.x * a.workspace_doubles;
+  double* lds = shared;
+  if (stage_network) {
+    // The step block is a whole number of doubles (compact.cpp pads it).
+    const double* from = reinterpret_cast<const double*>(a.step_block);
+    const int doubles = static_cast<int>((a.step_block_bytes + 7) / 8);
+    for (int k = team.rank(); k < doubles; k += BLOCK) lds[k] = from[k];
+    net = rebase(a.step, a.step_block, reinterpret_cast<const std::byte*>(lds));
+    lds += doubles;
+  }
+  if (stage_zone) zone_arrays = lds;
+  double* Y_local = zone_arrays;
+  double* rate_factor = Y_local + S;
+  double* flux = rate_factor + R;
+  double* y_full = flux + R;
+  double* y_half = y_full + S;
+  team.sync();
+  for (;;) {
+    if (team.rank() == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
+    team.sync();
+    const long long zone = static_cast<long long>(zone_slot);
+    team.sync();  // before thread 0 takes the next zone
+    if (zone >= a.zones) break;
+    double* Y_global = a.abundances + zone * S;
+    double* Y = Y_global;
+    if (stage_zone) {
+      for (int i = team.rank(); i < S; i += BLOCK) Y_local[i] = Y_global[i];
+      team.sync();
+      Y = Y_local;
+    }
+    integrate_zone_team<GROUP>(team, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y, rate_factor,
+                               flux, y_full, y_half, a.results + zone);
+    if (stage_zone) {
+      for (int i = team.rank(); i < S; i += BLOCK) Y_global[i] = Y_local[i];
+      team.sync();
+    }
+  }
+}
+
+// Plans a persistent launch of `kernel` with BLOCK threads: stages what fits in the device's
+// shared memory (the step block if allowed and it fits with the zone arrays; else the zone
+// arrays alone; else nothing), and as many blocks as can be resident, at most one per zone.
+template <typename Kernel>
+LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
+  LaunchPlan plan;
+  plan.block = block;
+  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count);
+  const std::size_t network_bytes = (c.step_block_bytes + 7) / 8 * 8;
+  const std::size_t static_bytes = 5 * block * sizeof(double) + 64;  // the team's scratch and the zone slot
+  const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
+  if (allow_zone && allow_network && zone_bytes + network_bytes <= room) {
+    plan.stage_network = plan.stage_zone = true;
+    plan.shared_bytes = zone_bytes + network_bytes;
+  } else if (allow_zone && zone_bytes <= room) {
+    plan.stage_zone = true;
+    plan.shared_bytes = zone_bytes;
+  }
+  plan.workspace_doubles = plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count);
+  (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel), gpuFuncAttributeMaxDynamicSharedMemorySize,
+                      static_cast<int>(plan.shared_bytes));
+  int per_multiprocessor = 0;
+  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block, plan.shared_bytes);
+  if (per_multiprocessor < 1) per_multiprocessor = 1;
+  const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors;
+  plan.grid = static_cast<int>(c.zones < resident ? (c.zones > 0 ? c.zones : 1) : resident);
+  return plan;
+}
+
+}  // namespace zoneode::gpu

@@ -1,0 +1,70 @@
+// What the GPU backend hands a kernel variant, and what a variant tells the backend: host-visible
+// declarations shared by the backend (src/backends/gpu) and the variant files (kernels/*.hip).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "integrators/settings.hpp"
+#include "network/views.hpp"
+
+namespace zoneode::gpu {
+
+// Everything one launch needs; every pointer is device memory. Trivially copyable.
+struct KernelArgs {
+  RateView rates;
+  StepView step;                      // over the device copy of the step block
+  const std::byte* step_block = nullptr;
+  std::int64_t step_block_bytes = 0;
+  IntegratorSettings settings;
+  std::int64_t zones = 0;
+  const double* temperature = nullptr;  // [zone]
+  const double* density = nullptr;      // [zone]
+  double* abundances = nullptr;         // [zone][species], in and out
+  ZoneResult* results = nullptr;        // [zone]
+  double* workspace = nullptr;          // [block][workspace_doubles] for arrays kept in global memory
+  std::int64_t workspace_doubles = 0;   // per block
+  unsigned long long* next_zone = nullptr;  // zone counter: blocks take zones as they finish (0 at launch)
+};
+
+// What the device and the network are, for a variant to plan its launch.
+struct LaunchContext {
+  int multiprocessors = 0;
+  std::size_t max_shared_bytes = 0;     // per block, opt-in limit
+  int species_count = 0;
+  int reaction_count = 0;
+  std::int64_t step_block_bytes = 0;
+  std::int64_t zones = 0;               // in the batch
+};
+
+// A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
+struct LaunchPlan {
+  int block = 0;
+  int grid = 0;
+  std::size_t shared_bytes = 0;         // dynamic
+  std::int64_t workspace_doubles = 0;   // per block, in global memory
+  bool stage_network = false;           // step block in LDS
+  bool stage_zone = false;              // the zone's arrays (Y, rate factors, fluxes, proposals) in LDS
+  std::string describe() const;
+};
+
+struct VariantOps {
+  const char* name;
+  LaunchPlan (*plan)(const LaunchContext& context);
+  void (*launch)(const LaunchPlan& plan, const KernelArgs& args);
+};
+
+// The variants compiled into this binary (ZONEODE_KERNEL); null when the variant is not built.
+const VariantOps* baseline_variant();
+const VariantOps* lds_variant();
+const VariantOps* wave_variant();
+const VariantOps* tuned_variant();
+const VariantOps* final_variant();
+
+// Doubles per zone of the arrays integrate_zone_team uses: Y, rate factors, fluxes, two proposals.
+inline std::int64_t zone_array_doubles(int species, int reactions) {
+  return 3 * static_cast<std::int64_t>(species) + 2 * static_cast<std::int64_t>(reactions);
+}
+
+}  // namespace zoneode::gpu

@@ -1,0 +1,37 @@
+// lds: stage what every step reads in LDS / shared memory - the study's single biggest win.
+//
+// Changes from baseline: the step block of the compact network (reactants, flags, Q values, A, Z
+// and the F+/F- term lists: uint16 reaction indices, uint8 factors) is copied into LDS once per
+// block, and each zone's abundances, rate factors, fluxes and proposed states live in LDS while it
+// is integrated (copied in and out once per zone). Everything else is baseline's: 256 threads, one
+// thread per species, tree reductions. Why: every step reads each flux once per term (5,177 terms
+// for s150) through an index; from global memory those are scattered 8-byte loads.
+// Where it does not fit (the limit is 64 KiB per workgroup on gfx90a; s150 needs 74 KiB for both),
+// the zone arrays alone are staged, and where even those do not fit, nothing: the run header says
+// which ("placement").
+#include "kernel_common.hpp"
+
+namespace zoneode::gpu {
+namespace {
+
+constexpr int lds_block = 256;
+
+__global__ void __launch_bounds__(lds_block) lds_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<lds_block, Reduction::tree>::scratch_doubles];
+  run_zones<lds_block, Reduction::tree, 1>(args, stage_network, stage_zone, shared, scratch);
+}
+
+LaunchPlan plan(const LaunchContext& context) { return plan_persistent(lds_kernel, lds_block, context, true, true); }
+
+void launch(const LaunchPlan& plan, const KernelArgs& args) {
+  lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+}
+
+const VariantOps ops{"lds", plan, launch};
+
+}  // namespace
+
+const VariantOps* lds_variant() { return &ops; }
+
+}  // namespace zoneode::gpu

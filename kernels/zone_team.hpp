@@ -1,0 +1,226 @@
+// One zone integrated by a team of threads (a workgroup): the device-side driver that every
+// kernel variant instantiates. It runs the shared pieces of integrators/asymptotic.hpp and the
+// shared StepControl; variants differ only in the template arguments (block size, how reductions
+// are done, lanes per species) and in where the arrays they pass live (global or LDS).
+//
+// Mapping: threads over reactions for rate factors and fluxes, over species (or a group of lanes
+// per species) for the F+/F- sums and the update. Every reduction is done in a fixed order, so a
+// result is bitwise the same from run to run (no atomics in any sum); it differs from the CPU's
+// serial sums only in the last bits (validation/README.md).
+#pragma once
+
+#include "gpu_runtime.hpp"
+#include "integrators/asymptotic.hpp"
+#include "integrators/step_control.hpp"
+#include "network/rates.hpp"
+
+namespace zoneode::gpu {
+
+// What a thread contributes to one attempt's reductions.
+struct AttemptPartials {
+  double mass = 0.0;           // sum A Y of the proposed state
+  double release_start = 0.0;  // sum flux Q at the start state
+  double release_mid = 0.0;    // sum flux Q at the half-step state (adaptive)
+  double error = 0.0;          // combine_error over this thread's species
+  double non_finite = 0.0;     // 1 if any of this thread's proposed abundances is not finite
+};
+
+enum class Reduction { tree, wave };  // shared-memory tree, or wave shuffles then a short tree
+
+// A workgroup of BLOCK threads. scratch: shared memory of scratch_doubles.
+template <int BLOCK, Reduction REDUCTION>
+struct BlockTeam {
+  static_assert(BLOCK % wave_size == 0 && (BLOCK & (BLOCK - 1)) == 0, "BLOCK: a power of two, whole waves");
+  static constexpr int size = BLOCK;
+  static constexpr int waves = BLOCK / wave_size;
+  static constexpr int scratch_doubles = 5 * BLOCK;
+  double* scratch;
+
+  __device__ int rank() const { return static_cast<int>(threadIdx.x); }
+  __device__ void sync() const { __syncthreads(); }
+
+  // Reduces N values per thread over the block: slots [0, SUMS) are added, the others combined
+  // by combine_error (a max that keeps INFINITY). On return every thread holds the results.
+  template <int SUMS, int N>
+  __device__ void reduce(double (&v)[N]) const {
+    int count = BLOCK;
+    if constexpr (REDUCTION == Reduction::wave) {
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) {
+#pragma unroll
+        for (int offset = wave_size / 2; offset > 0; offset /= 2) {
+#if defined(__CUDACC__)
+          const double other = __shfl_down_sync(0xffffffffu, v[slot], offset, wave_size);
+#else
+          const double other = __shfl_down(v[slot], offset, wave_size);
+#endif
+          v[slot] = slot < SUMS ? v[slot] + other : combine_error(v[slot], other);
+        }
+      }
+      const int lane = rank() % wave_size, wave = rank() / wave_size;
+      if (lane == 0) {
+#pragma unroll
+        for (int slot = 0; slot < N; ++slot) scratch[slot * BLOCK + wave] = v[slot];
+      }
+      count = waves;
+    } else {
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) scratch[slot * BLOCK + rank()] = v[slot];
+    }
+    sync();
+    for (int half = count / 2; half > 0; half /= 2) {
+      if (rank() < half) {
+#pragma unroll
+        for (int slot = 0; slot < N; ++slot) {
+          double& mine = scratch[slot * BLOCK + rank()];
+          const double other = scratch[slot * BLOCK + rank() + half];
+          mine = slot < SUMS ? mine + other : combine_error(mine, other);
+        }
+      }
+      sync();
+    }
+#pragma unroll
+    for (int slot = 0; slot < N; ++slot) v[slot] = scratch[slot * BLOCK];
+    sync();  // the scratch may be reused at once
+  }
+
+  __device__ double sum(double value) const {
+    double v[1] = {value};
+    reduce<1>(v);
+    return v[0];
+  }
+};
+
+// F+ and F- of species i by GROUP lanes (lane < GROUP): each lane sums every GROUP-th term in
+// CSR order, then the group adds its lanes; lane 0 holds the result. GROUP 1 is the CPU's order.
+template <int GROUP, typename Fluxes>
+__device__ inline void group_species_sums(const StepView& net, int i, int lane, bool active, const Fluxes& flux,
+                                          double& fplus, double& fminus) {
+  fplus = 0.0;
+  fminus = 0.0;
+  if (active) {
+    for (int k = net.creation_offsets[i] + lane; k < net.creation_offsets[i + 1]; k += GROUP)
+      fplus += flux_term(net.creation_reaction, net.creation_factor, k, flux);
+    for (int k = net.destruction_offsets[i] + lane; k < net.destruction_offsets[i + 1]; k += GROUP)
+      fminus += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+  }
+  if constexpr (GROUP > 1) {
+    fplus = lane_group_sum<GROUP>(fplus);
+    fminus = lane_group_sum<GROUP>(fminus);
+  }
+}
+
+// Runs body(i, owner) for every species, GROUP lanes per species; every lane of a wave runs the
+// same number of iterations (shuffles need the whole wave), `owner` is true for the lane that
+// holds the group's result of an existing species.
+template <int GROUP, typename Team, typename Body>
+__device__ inline void for_each_species(const Team& team, int species_count, Body&& body) {
+  constexpr int groups = Team::size / GROUP;
+  const int group = team.rank() / GROUP, lane = team.rank() % GROUP;
+  for (int base = 0; base < species_count; base += groups) {
+    const int i = base + group;
+    body(i < species_count ? i : 0, lane, i < species_count);
+  }
+}
+
+// Fluxes of every reaction at abundances Y (threads over reactions); returns this thread's part
+// of sum flux Q. Ends with a barrier: flux is complete on return.
+template <typename Team, typename Abundances, typename Array>
+__device__ inline double team_fluxes(const Team& team, const StepView& net, const Array& rate_factor,
+                                     const Abundances& Y, Array flux) {
+  double ye_part = 0.0;
+  for (int i = team.rank(); i < net.species_count; i += Team::size) ye_part += net.species_Z[i] * Y[i];
+  const double ye = team.sum(ye_part);
+  double release = 0.0;
+  for (int r = team.rank(); r < net.reaction_count; r += Team::size) {
+    flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye);
+    release += flux[r] * net.q_value_MeV[r];
+  }
+  team.sync();
+  return release;
+}
+
+// Integrates one zone like integrate_zone(), with the team. Y, rate_factor, flux, y_full and
+// y_half may live in global memory or LDS; every thread of the team must call this.
+template <int GROUP, typename Team, typename Array>
+__device__ inline void integrate_zone_team(const Team& team, const RateView& rates, const StepView& net,
+                                           const IntegratorSettings& settings, double T9, double rho, Array Y,
+                                           Array rate_factor, Array flux, Array y_full, Array y_half,
+                                           ZoneResult* result) {
+  const int S = net.species_count;
+  const double floor = settings.abundance_floor;
+  double initial[2] = {0.0, 0.0};  // mass (a sum), non-finite (a max)
+  for (int i = team.rank(); i < S; i += Team::size) {
+    initial[0] += net.species_A[i] * Y[i];
+    if (!is_finite(Y[i])) initial[1] = 1.0;
+  }
+  team.template reduce<1>(initial);
+  StepControl control(settings, initial[0], zone_input_valid(T9, rho, initial[1] == 0.0, initial[0]));
+  if (control.running()) {
+    for (int r = team.rank(); r < rates.reaction_count; r += Team::size)
+      rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);
+  }
+  team.sync();
+  const bool adaptive = settings.schedule == StepSchedule::adaptive;
+  while (control.begin_attempt()) {
+    const double step = control.step();
+    AttemptPartials part;
+    part.release_start = team_fluxes(team, net, rate_factor, Y, flux);
+    if (!adaptive) {
+      for_each_species<GROUP>(team, S, [&](int i, int lane, bool active) {
+        double fplus, fminus;
+        group_species_sums<GROUP>(net, i, lane, active, flux, fplus, fminus);
+        if (active && lane == 0) {
+          const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
+          y_full[i] = y;
+          part.mass += net.species_A[i] * y;
+          if (!is_finite(y)) part.non_finite = 1.0;
+        }
+      });
+    } else {
+      // One full step and the first half step share the fluxes at Y.
+      for_each_species<GROUP>(team, S, [&](int i, int lane, bool active) {
+        double fplus, fminus;
+        group_species_sums<GROUP>(net, i, lane, active, flux, fplus, fminus);
+        if (active && lane == 0) {
+          y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
+          y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
+        }
+      });
+      team.sync();
+      part.release_mid = team_fluxes(team, net, rate_factor, y_half, flux);
+      for_each_species<GROUP>(team, S, [&](int i, int lane, bool active) {
+        double fplus, fminus;
+        group_species_sums<GROUP>(net, i, lane, active, flux, fplus, fminus);
+        if (active && lane == 0) {
+          const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
+          y_half[i] = y;
+          part.error = combine_error(part.error, scaled_local_error(settings, Y[i], y, y_full[i]));
+          part.mass += net.species_A[i] * y;
+          if (!is_finite(y)) part.non_finite = 1.0;
+        }
+      });
+    }
+    double v[5] = {part.mass, part.release_start, part.release_mid, part.error, part.non_finite};
+    team.template reduce<3>(v);  // three sums, two maxima
+    AttemptReductions reductions;
+    reductions.mass = v[0];
+    reductions.release_rate_start = v[1];
+    reductions.release_rate_mid = v[2];
+    reductions.error_norm = v[3];
+    reductions.finite = v[4] == 0.0;
+    // Every thread runs the same controller on the same reduced values: no broadcast needed.
+    if (control.end_attempt(reductions) == StepVerdict::accepted) {
+      const double scale = control.scale();
+      Array proposed = adaptive ? y_half : y_full;
+      for (int i = team.rank(); i < S; i += Team::size) Y[i] = proposed[i] * scale;
+    }
+    team.sync();
+  }
+  double final_mass = 0.0;
+  for (int i = team.rank(); i < S; i += Team::size) final_mass += net.species_A[i] * Y[i];
+  final_mass = team.sum(final_mass);
+  if (team.rank() == 0) *result = control.finish(final_mass);
+}
+
+}  // namespace zoneode::gpu
