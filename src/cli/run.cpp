@@ -12,6 +12,8 @@
 
 #include "cli/cli.hpp"
 #include "cli/report.hpp"
+#include "common/atomic_file.hpp"
+#include "common/errors.hpp"
 #include "common/fnv1a.hpp"
 #include "decomposition/decomposition.hpp"
 #include "deck/deck.hpp"
@@ -67,7 +69,7 @@ void check_zone_values(const std::string& file, const ZoneBatch& batch) {
   for (std::int64_t zone = 0; zone < batch.count; ++zone) {
     const std::int64_t global = batch.first_global_index + zone;
     auto fail = [&](const std::string& what) {
-      throw DeckError(file + ": zone " + std::to_string(global) + ": " + what);
+      throw InputError(file + ": zone " + std::to_string(global) + ": " + what);
     };
     if (!(batch.temperature[zone] > 0.0) || !std::isfinite(batch.temperature[zone]))
       fail("/temperature: expected a finite T9 > 0, got " + std::to_string(batch.temperature[zone]));
@@ -138,10 +140,10 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
       if (restart.network_hash != hash)
         throw DeckError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
                         ", expected this deck's " + hash);
-      if (restart.step < 0 || restart.step >= last_step)
-        throw DeckError("--restart: '" + options.restart + "' is step " + std::to_string(restart.step) +
+      if (restart.outer_step < 0 || restart.outer_step >= last_step)
+        throw DeckError("--restart: '" + options.restart + "' is step " + std::to_string(restart.outer_step) +
                         ", expected a step in [0, steps.count = " + std::to_string(last_step) + ")");
-      first_step = restart.step + 1;
+      first_step = restart.outer_step + 1;
       zones = restart.zones;
     } else if (!deck.zones.from_file.empty()) {
       const StateFileInfo input = read_state_info(deck.zones.from_file);
@@ -158,7 +160,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     if (!mpi.root() || options.force) return;
     for (std::int64_t step = options.restart.empty() ? 0 : first_step; step <= last_step; ++step) {
       if (deck.output.writes(step, last_step) && std::filesystem::exists(deck.output.file(step)))
-        throw DeckError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
+        throw InputError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
     }
   });
 
@@ -214,12 +216,12 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     StateAttributes attributes;
     // Computed, not accumulated, so that a restarted run writes the same value.
     attributes.time = static_cast<double>(step) * burn_time;
-    attributes.step = step;
+    attributes.outer_step = step;
     attributes.network_hash = hash;
     attributes.deck = deck.resolved_yaml;
     attributes.ranks = mpi.size();
     attributes.threads = threads;
-    attributes.wall_seconds = summary.integrate_seconds;
+    attributes.integrate_seconds = summary.integrate_seconds;
     mpi.barrier();
     const double write_start = MPI_Wtime();
     collectively(mpi, exit_runtime_error, [&] { write_state_file(mpi, deck.output.file(step), network, state, attributes); });
@@ -286,7 +288,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   print_summary(summary, out);
   if (!deck.run.summary.empty()) {
     collectively(mpi, exit_runtime_error, [&] {
-      if (mpi.root()) write_text_file_atomically(deck.run.summary, summary_json(summary));
+      if (mpi.root()) write_file_atomically(deck.run.summary, summary_json(summary));
     });
     out << "summary written to " << deck.run.summary << "\n";
   }

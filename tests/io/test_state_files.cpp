@@ -53,7 +53,7 @@ class StateFiles : public ::testing::Test {
                      steps_.data(), status_.data()};
     StateAttributes attributes;
     attributes.time = 0.5;
-    attributes.step = 4;
+    attributes.outer_step = 4;
     attributes.network_hash = "0123456789abcdef";
     write_state_file(*mpi, file, network, state, attributes);
   }
@@ -94,7 +94,7 @@ TEST_F(StateFiles, WrittenValuesReadBackBitForBit) {
   const StateFileInfo info = read_state_info(path("state.h5"));
   EXPECT_EQ(info.zones, 6);
   EXPECT_EQ(info.species, (std::vector<std::string>{"x0", "x1", "x2"}));
-  EXPECT_EQ(info.step, 4);
+  EXPECT_EQ(info.outer_step, 4);
   EXPECT_EQ(info.time, 0.5);
   EXPECT_EQ(info.network_hash, "0123456789abcdef");
   // A block from the middle.
