@@ -49,6 +49,7 @@ struct TestState {
   bool write_energy_generation_rate = true;
   bool status_as_float = false;
   bool names_variable_length = false;
+  H5T_cset_t names_cset = H5T_CSET_ASCII;  // h5py writes variable-length str as UTF-8
   std::size_t name_size = 16;  // fixed-length names: bytes per name
   H5T_str_t name_padding = H5T_STR_NULLTERM;
   bool hash_variable_length = false;
@@ -106,6 +107,7 @@ struct TestState {
     if (names_variable_length) {
       const Hdf5Handle type = created(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(type, H5T_VARIABLE);
+      H5Tset_cset(type, names_cset);
       std::vector<const char*> pointers;
       for (const auto& name : names) pointers.push_back(name.c_str());
       dataset(file, layout::species_name.name, type, {species}, pointers.data());
@@ -373,6 +375,39 @@ TEST(CompareFiles, StringStorageVariantsCompareEqual) {
   EXPECT_EQ(report.exit_code(), 1);
   EXPECT_EQ(report.dataset("species/name")->worst_species_index, 4);
   EXPECT_EQ(report.dataset("species/name")->worst_values, "'ne20' vs 'ne21'");
+}
+
+TEST(CompareFiles, Utf8VariableLengthNamesAsH5pyWritesThemAreRead) {
+  TestState a, b;
+  a.names_variable_length = true;
+  a.names_cset = H5T_CSET_UTF8;
+  b.abundance(3, 2) *= 1.0 + 1e-11;
+  const CompareReport report = compare(a, b);
+  EXPECT_EQ(report.exit_code(), 1) << report_text(report);
+  EXPECT_FALSE(report.dataset("species/name")->differs()) << report_text(report);
+  EXPECT_EQ(report.dataset("abundances")->worst_species, "c12");
+}
+
+TEST(CompareFiles, Version1FileComparesWithVersion2UnderTheNewNames) {
+  TestState old_file, new_file;
+  old_file.version_1 = true;
+  CompareReport report = compare(old_file, new_file);
+  EXPECT_EQ(report.exit_code(), 0) << report_text(report);
+  EXPECT_EQ(report.datasets.size(), compared_names.size()) << report_text(report);  // /steps is no extra
+  ASSERT_NE(report.dataset("integrator_steps"), nullptr);
+  EXPECT_EQ(report.dataset("integrator_steps"), report.dataset("steps"));
+  EXPECT_EQ(report.dataset("integrator_steps")->values, 7);
+  EXPECT_EQ(report.attribute("outer_step")->value_a, "42");
+  EXPECT_EQ(report.attribute("outer_step")->value_b, "42");
+  EXPECT_TRUE(contains(report_text(report), "integrator_steps")) << report_text(report);
+
+  new_file.steps[5] += 1;
+  new_file.step = 43;
+  report = compare(old_file, new_file);
+  EXPECT_EQ(report.exit_code(), 1);
+  EXPECT_EQ(report.dataset("integrator_steps")->beyond, 1);
+  EXPECT_EQ(report.dataset("integrator_steps")->worst_zone, 5);
+  EXPECT_TRUE(report.attribute("outer_step")->differs());
 }
 
 TEST(CompareFiles, MissingDatasetIsANamedDifference) {
