@@ -1,6 +1,5 @@
 // The write-then-rename helper: a complete file or the previous one, never a partial one.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -8,31 +7,21 @@
 #include <stdexcept>
 
 #include "common/atomic_file.hpp"
+#include "io_test.hpp"
 
 namespace zoneode {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFile : public ::testing::Test {
+class AtomicFile : public testing::FolderTest {
  protected:
-  void SetUp() override {
-    folder_ = fs::path(::testing::TempDir()) /
-              ("zoneode_atomic_" + std::to_string(::getpid()) + "_" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-  std::string path(const std::string& name) const { return (folder_ / name).string(); }
   static std::string contents(const std::string& file) {
     std::ifstream in(file);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
   }
-
-  fs::path folder_;
 };
 
 TEST_F(AtomicFile, ReplacesTheFileAndLeavesNoPartial) {

@@ -21,18 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using zoneode::testing::mpi;
 
-class StateFiles : public ::testing::Test {
+class StateFiles : public testing::FolderTest {
  protected:
-  void SetUp() override {
-    folder_ = fs::path(::testing::TempDir()) /
-              ("zoneode_io_" + std::to_string(::getpid()) + "_" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-  std::string path(const std::string& name) const { return (folder_ / name).string(); }
-
   // A file of `zones` zones of the 3-member decay chain, with values that differ in every bit.
   void write_file(const std::string& file, std::int64_t zones, double bad_temperature = 0.0) {
     const Network network = decay_chain_network({3.0, 0.7});
@@ -113,7 +103,6 @@ class StateFiles : public ::testing::Test {
     ASSERT_GE(H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), 0);
   }
 
-  fs::path folder_;
   std::vector<double> abundances_, temperature_, density_, energy_;
   std::vector<std::int64_t> steps_;
   std::vector<std::int32_t> status_;
