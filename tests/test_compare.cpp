@@ -28,7 +28,9 @@ constexpr double inf_value = std::numeric_limits<double>::infinity();
 namespace layout = state_layout;
 
 // A valid handle, or the test fails (checked() throws).
-Hdf5Handle created(hid_t id, Hdf5Handle::Closer closer) { return checked(id, closer, "HDF5 call failed in the test writer"); }
+Hdf5Handle created(hid_t id, Hdf5Handle::Closer closer) {
+  return checked(id, closer, "HDF5 call failed in the test writer");
+}
 
 // One state file in the zoneode layout, with switches for the defects under test.
 struct TestState {
@@ -83,51 +85,52 @@ struct TestState {
   void write(const std::string& path) const {
     const Hdf5Handle file = created(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     const hsize_t species = names.size();
-    auto dataset = [&](hid_t where, const char* name, hid_t type, std::vector<hsize_t> dims, const void* data) {
+    auto dataset = [&](const char* name, hid_t type, std::vector<hsize_t> dims, const void* data) {
       const Hdf5Handle space = created(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-      const Hdf5Handle set = created(H5Dcreate2(where, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+      const Hdf5Handle set = created(H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
       EXPECT_GE(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0) << name;
     };
     const hsize_t n = static_cast<hsize_t>(zones);
     auto name_of = [&](const auto& spec) { return version_1 && spec.old_name != nullptr ? spec.old_name : spec.name; };
-    dataset(file, name_of(layout::abundances), H5T_NATIVE_DOUBLE, {n, species}, abundances.data());
-    dataset(file, name_of(layout::temperature), H5T_NATIVE_DOUBLE, {n}, temperature.data());
-    dataset(file, name_of(layout::density), H5T_NATIVE_DOUBLE, {n}, density.data());
+    dataset(name_of(layout::abundances), H5T_NATIVE_DOUBLE, {n, species}, abundances.data());
+    dataset(name_of(layout::temperature), H5T_NATIVE_DOUBLE, {n}, temperature.data());
+    dataset(name_of(layout::density), H5T_NATIVE_DOUBLE, {n}, density.data());
     if (write_energy_generation_rate)
-      dataset(file, name_of(layout::energy_generation_rate), H5T_NATIVE_DOUBLE, {n}, energy_generation_rate.data());
-    dataset(file, name_of(layout::integrator_steps), H5T_NATIVE_INT64, {n}, steps.data());
+      dataset(name_of(layout::energy_generation_rate), H5T_NATIVE_DOUBLE, {n}, energy_generation_rate.data());
+    dataset(name_of(layout::integrator_steps), H5T_NATIVE_INT64, {n}, steps.data());
     if (status_as_float) {
       const std::vector<double> as_float(status.begin(), status.end());
-      dataset(file, name_of(layout::status), H5T_NATIVE_DOUBLE, {n}, as_float.data());
+      dataset(name_of(layout::status), H5T_NATIVE_DOUBLE, {n}, as_float.data());
     } else {
-      dataset(file, name_of(layout::status), H5T_NATIVE_INT32, {n}, status.data());
+      dataset(name_of(layout::status), H5T_NATIVE_INT32, {n}, status.data());
     }
 
-    const Hdf5Handle group = created(H5Gcreate2(file, layout::species_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    created(H5Gcreate2(file, layout::species_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (names_variable_length) {
       const Hdf5Handle type = created(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(type, H5T_VARIABLE);
       H5Tset_cset(type, names_cset);
       std::vector<const char*> pointers;
       for (const auto& name : names) pointers.push_back(name.c_str());
-      dataset(file, layout::species_name.name, type, {species}, pointers.data());
+      dataset(layout::species_name.name, type, {species}, pointers.data());
     } else {
       const Hdf5Handle type = created(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(type, name_size);
       H5Tset_strpad(type, name_padding);
       std::vector<char> buffer(species * name_size, '\0');
       for (hsize_t i = 0; i < species; ++i) names[i].copy(buffer.data() + i * name_size, name_size);
-      dataset(file, layout::species_name.name, type, {species}, buffer.data());
+      dataset(layout::species_name.name, type, {species}, buffer.data());
     }
-    dataset(file, layout::species_Z.name, H5T_NATIVE_INT32, {species}, Z.data());
-    dataset(file, layout::species_A.name, H5T_NATIVE_INT32, {species}, A.data());
+    dataset(layout::species_Z.name, H5T_NATIVE_INT32, {species}, Z.data());
+    dataset(layout::species_A.name, H5T_NATIVE_INT32, {species}, A.data());
 
     for (const auto& [name, value] : extra_datasets) {
       const auto slash = name.find('/');
       if (slash != std::string::npos) {
-        const Hdf5Handle extra_group = created(H5Gcreate2(file, name.substr(0, slash).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        const std::string group_name = name.substr(0, slash);
+        created(H5Gcreate2(file, group_name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
       }
-      dataset(file, name.c_str(), H5T_NATIVE_DOUBLE, {1}, &value);
+      dataset(name.c_str(), H5T_NATIVE_DOUBLE, {1}, &value);
     }
 
     auto scalar = [&](const char* name, hid_t type, const void* value) {

@@ -1,6 +1,8 @@
 #include "state_reader.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <type_traits>
 
 namespace zoneode::compare {
 

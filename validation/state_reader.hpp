@@ -5,11 +5,9 @@
 
 #include <hdf5.h>
 
-#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "common/errors.hpp"

@@ -68,12 +68,13 @@ std::vector<std::string> read_strings(hid_t object, std::size_t count, const std
 }
 
 std::vector<std::string> read_species_names(hid_t file, const std::string& path) {
-  const char* name = state_layout::species_name.name;
-  if (!link_exists(file, name)) throw InputError(path + ": no dataset /" + std::string(name) + ", expected the species names");
-  Hdf5Handle names = checked<InputError>(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose, path + ": cannot open /" + name);
-  Hdf5Handle space = checked<InputError>(H5Dget_space(names), H5Sclose, path + ": /" + name + ": cannot read its shape");
+  const std::string name = state_layout::species_name.name;
+  if (!link_exists(file, name)) throw InputError(path + ": no dataset /" + name + ", expected the species names");
+  const Hdf5Handle names = checked<InputError>(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose,
+                                               path + ": cannot open /" + name);
+  const Hdf5Handle space = checked<InputError>(H5Dget_space(names), H5Sclose, path + ": /" + name + ": no shape");
   const hssize_t count = H5Sget_simple_extent_npoints(space);
-  if (count < 0) throw InputError(path + ": /" + name + ": cannot read its shape");
+  if (count < 0) throw InputError(path + ": /" + name + ": no shape");
   return read_strings(names, static_cast<std::size_t>(count), path + ": /" + name);
 }
 
