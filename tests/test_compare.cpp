@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "io/hdf5_handle.hpp"
+#include "io/state_layout.hpp"
 
 namespace zoneode::compare {
 namespace {
@@ -23,18 +25,12 @@ namespace {
 constexpr double nan_value = std::numeric_limits<double>::quiet_NaN();
 constexpr double inf_value = std::numeric_limits<double>::infinity();
 
-// Closes an HDF5 identifier at scope exit; fails the test when creation failed.
-struct Id {
-  hid_t id;
-  herr_t (*close)(hid_t);
-  Id(hid_t i, herr_t (*c)(hid_t)) : id(i), close(c) { EXPECT_GE(id, 0) << "HDF5 call failed in the test writer"; }
-  ~Id() {
-    if (id >= 0) close(id);
-  }
-  Id(const Id&) = delete;
-  Id& operator=(const Id&) = delete;
-  operator hid_t() const { return id; }
-};
+namespace layout = state_layout;
+
+// A valid handle, or the test fails (checked() throws).
+Hdf5Handle created(hid_t id, Hdf5Handle::Closer closer) {
+  return checked(id, closer, "HDF5 call failed in the test writer");
+}
 
 // One state file in the zoneode layout, with switches for the defects under test.
 struct TestState {
@@ -49,11 +45,13 @@ struct TestState {
   std::string network_hash = "9f86d081884c7d65";
   // Provenance: must not matter.
   std::string deck = "zones: 7\nnetwork: alpha\n", git_commit = "0123456789ab", backend = "cpu";
-  double wall_seconds = 1.5;
+  double integrate_seconds = 1.5;
   // Storage variants and defects.
+  bool version_1 = false;  // the names before format version 2: /steps, step, wall_seconds
   bool write_energy_generation_rate = true;
   bool status_as_float = false;
   bool names_variable_length = false;
+  H5T_cset_t names_cset = H5T_CSET_ASCII;  // h5py writes variable-length str as UTF-8
   std::size_t name_size = 16;  // fixed-length names: bytes per name
   H5T_str_t name_padding = H5T_STR_NULLTERM;
   bool hash_variable_length = false;
@@ -85,60 +83,63 @@ struct TestState {
   }
 
   void write(const std::string& path) const {
-    Id file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    const Hdf5Handle file = created(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     const hsize_t species = names.size();
-    auto dataset = [&](hid_t where, const char* name, hid_t type, std::vector<hsize_t> dims, const void* data) {
-      Id space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-      Id set(H5Dcreate2(where, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    auto dataset = [&](const char* name, hid_t type, std::vector<hsize_t> dims, const void* data) {
+      const Hdf5Handle space = created(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+      const Hdf5Handle set = created(H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
       EXPECT_GE(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0) << name;
     };
     const hsize_t n = static_cast<hsize_t>(zones);
-    dataset(file, "abundances", H5T_NATIVE_DOUBLE, {n, species}, abundances.data());
-    dataset(file, "temperature", H5T_NATIVE_DOUBLE, {n}, temperature.data());
-    dataset(file, "density", H5T_NATIVE_DOUBLE, {n}, density.data());
+    auto name_of = [&](const auto& spec) { return version_1 && spec.old_name != nullptr ? spec.old_name : spec.name; };
+    dataset(name_of(layout::abundances), H5T_NATIVE_DOUBLE, {n, species}, abundances.data());
+    dataset(name_of(layout::temperature), H5T_NATIVE_DOUBLE, {n}, temperature.data());
+    dataset(name_of(layout::density), H5T_NATIVE_DOUBLE, {n}, density.data());
     if (write_energy_generation_rate)
-      dataset(file, "energy_generation_rate", H5T_NATIVE_DOUBLE, {n}, energy_generation_rate.data());
-    dataset(file, "steps", H5T_NATIVE_INT64, {n}, steps.data());
+      dataset(name_of(layout::energy_generation_rate), H5T_NATIVE_DOUBLE, {n}, energy_generation_rate.data());
+    dataset(name_of(layout::integrator_steps), H5T_NATIVE_INT64, {n}, steps.data());
     if (status_as_float) {
       const std::vector<double> as_float(status.begin(), status.end());
-      dataset(file, "status", H5T_NATIVE_DOUBLE, {n}, as_float.data());
+      dataset(name_of(layout::status), H5T_NATIVE_DOUBLE, {n}, as_float.data());
     } else {
-      dataset(file, "status", H5T_NATIVE_INT32, {n}, status.data());
+      dataset(name_of(layout::status), H5T_NATIVE_INT32, {n}, status.data());
     }
 
-    Id group(H5Gcreate2(file, "species", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    created(H5Gcreate2(file, layout::species_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (names_variable_length) {
-      Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+      const Hdf5Handle type = created(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(type, H5T_VARIABLE);
+      H5Tset_cset(type, names_cset);
       std::vector<const char*> pointers;
       for (const auto& name : names) pointers.push_back(name.c_str());
-      dataset(group, "name", type, {species}, pointers.data());
+      dataset(layout::species_name.name, type, {species}, pointers.data());
     } else {
-      Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+      const Hdf5Handle type = created(H5Tcopy(H5T_C_S1), H5Tclose);
       H5Tset_size(type, name_size);
       H5Tset_strpad(type, name_padding);
       std::vector<char> buffer(species * name_size, '\0');
       for (hsize_t i = 0; i < species; ++i) names[i].copy(buffer.data() + i * name_size, name_size);
-      dataset(group, "name", type, {species}, buffer.data());
+      dataset(layout::species_name.name, type, {species}, buffer.data());
     }
-    dataset(group, "Z", H5T_NATIVE_INT32, {species}, Z.data());
-    dataset(group, "A", H5T_NATIVE_INT32, {species}, A.data());
+    dataset(layout::species_Z.name, H5T_NATIVE_INT32, {species}, Z.data());
+    dataset(layout::species_A.name, H5T_NATIVE_INT32, {species}, A.data());
 
     for (const auto& [name, value] : extra_datasets) {
       const auto slash = name.find('/');
       if (slash != std::string::npos) {
-        Id extra_group(H5Gcreate2(file, name.substr(0, slash).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        const std::string group_name = name.substr(0, slash);
+        created(H5Gcreate2(file, group_name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
       }
-      dataset(file, name.c_str(), H5T_NATIVE_DOUBLE, {1}, &value);
+      dataset(name.c_str(), H5T_NATIVE_DOUBLE, {1}, &value);
     }
 
     auto scalar = [&](const char* name, hid_t type, const void* value) {
-      Id space(H5Screate(H5S_SCALAR), H5Sclose);
-      Id attribute(H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+      const Hdf5Handle space = created(H5Screate(H5S_SCALAR), H5Sclose);
+      const Hdf5Handle attribute = created(H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
       EXPECT_GE(H5Awrite(attribute, type, value), 0) << name;
     };
     auto text = [&](const char* name, const std::string& value, bool variable_length) {
-      Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+      const Hdf5Handle type = created(H5Tcopy(H5T_C_S1), H5Tclose);
       if (variable_length) {
         H5Tset_size(type, H5T_VARIABLE);
         const char* pointer = value.c_str();
@@ -148,15 +149,15 @@ struct TestState {
         scalar(name, type, value.c_str());
       }
     };
-    scalar("time", H5T_NATIVE_DOUBLE, &time);
-    scalar("step", H5T_NATIVE_INT64, &step);
-    if (write_network_hash) text("network_hash", network_hash, hash_variable_length);
-    text("deck", deck, false);
-    text("git_commit", git_commit, true);
-    text("backend", backend, false);
-    scalar("wall_seconds", H5T_NATIVE_DOUBLE, &wall_seconds);
-    const std::int32_t format_version = 1;
-    scalar("format_version", H5T_NATIVE_INT32, &format_version);
+    scalar(layout::time.name, H5T_NATIVE_DOUBLE, &time);
+    scalar(name_of(layout::outer_step), H5T_NATIVE_INT64, &step);
+    if (write_network_hash) text(layout::network_hash.name, network_hash, hash_variable_length);
+    text(layout::deck.name, deck, false);
+    text(layout::git_commit.name, git_commit, true);
+    text(layout::backend.name, backend, false);
+    scalar(name_of(layout::integrate_seconds), H5T_NATIVE_DOUBLE, &integrate_seconds);
+    const std::int32_t format_version = version_1 ? 1 : layout::format_version;
+    scalar(layout::version.name, H5T_NATIVE_INT32, &format_version);
   }
 };
 
@@ -379,6 +380,39 @@ TEST(CompareFiles, StringStorageVariantsCompareEqual) {
   EXPECT_EQ(report.dataset("species/name")->worst_values, "'ne20' vs 'ne21'");
 }
 
+TEST(CompareFiles, Utf8VariableLengthNamesAsH5pyWritesThemAreRead) {
+  TestState a, b;
+  a.names_variable_length = true;
+  a.names_cset = H5T_CSET_UTF8;
+  b.abundance(3, 2) *= 1.0 + 1e-11;
+  const CompareReport report = compare(a, b);
+  EXPECT_EQ(report.exit_code(), 1) << report_text(report);
+  EXPECT_FALSE(report.dataset("species/name")->differs()) << report_text(report);
+  EXPECT_EQ(report.dataset("abundances")->worst_species, "c12");
+}
+
+TEST(CompareFiles, Version1FileComparesWithVersion2UnderTheNewNames) {
+  TestState old_file, new_file;
+  old_file.version_1 = true;
+  CompareReport report = compare(old_file, new_file);
+  EXPECT_EQ(report.exit_code(), 0) << report_text(report);
+  EXPECT_EQ(report.datasets.size(), compared_names.size()) << report_text(report);  // /steps is no extra
+  ASSERT_NE(report.dataset("integrator_steps"), nullptr);
+  EXPECT_EQ(report.dataset("integrator_steps"), report.dataset("steps"));
+  EXPECT_EQ(report.dataset("integrator_steps")->values, 7);
+  EXPECT_EQ(report.attribute("outer_step")->value_a, "42");
+  EXPECT_EQ(report.attribute("outer_step")->value_b, "42");
+  EXPECT_TRUE(contains(report_text(report), "integrator_steps")) << report_text(report);
+
+  new_file.steps[5] += 1;
+  new_file.step = 43;
+  report = compare(old_file, new_file);
+  EXPECT_EQ(report.exit_code(), 1);
+  EXPECT_EQ(report.dataset("integrator_steps")->beyond, 1);
+  EXPECT_EQ(report.dataset("integrator_steps")->worst_zone, 5);
+  EXPECT_TRUE(report.attribute("outer_step")->differs());
+}
+
 TEST(CompareFiles, MissingDatasetIsANamedDifference) {
   TestState a, b;
   b.write_energy_generation_rate = false;
@@ -417,7 +451,7 @@ TEST(CompareFiles, TypeClassMismatchIsADifference) {
 TEST(CompareFiles, ProvenanceDifferencesAreIgnored) {
   TestState a, b;
   b.deck = "zones: 7\nnetwork: alpha\n# rerun with 4 ranks\n";
-  b.wall_seconds = 99.0;
+  b.integrate_seconds = 99.0;
   b.git_commit = "fedcba987654";
   b.backend = "cuda";
   const CompareReport report = compare(a, b, tolerance(0.0, 0.0));

@@ -60,7 +60,7 @@ struct DatasetReport {
   bool differs() const { return !listed_only && (!problem.empty() || beyond > 0); }
 };
 
-// The root attributes "time" (global tolerance), "step" and "network_hash" (exactly).
+// The root attributes "time" (global tolerance), "outer_step" and "network_hash" (exactly).
 struct AttributeReport {
   std::string name;
   std::string value_a, value_b;  // as text; "" when absent or unreadable
@@ -80,6 +80,7 @@ struct CompareReport {
   std::string verdict() const;  // "match", "differ" or "error"
   // Human-readable lines of every difference (datasets and attributes), for messages and tests.
   std::vector<std::string> problems() const;
+  // By current or version-1 name ("steps" finds integrator_steps): io/state_layout.hpp.
   const DatasetReport* dataset(const std::string& name) const;
   const AttributeReport* attribute(const std::string& name) const;
 };

@@ -7,6 +7,7 @@
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "cli/report.hpp"
+#include "common/errors.hpp"
 #include "network/compact.hpp"
 #include "network/load.hpp"
 #include "network/network_file.hpp"
@@ -137,6 +138,11 @@ int run_command(const CliOptions& options, const MpiContext& mpi) {
       return run_deck(options, mpi);
     } catch (const ReportedError& error) {
       return error.code;  // every rank agreed on it
+    } catch (const InputError& error) {
+      // Bad input found outside the agreed checks: exit 2 still, but end the other ranks too.
+      std::cerr << "zoneode: rank " << mpi.rank() << ": " << error.what() << "\n";
+      if (mpi.size() > 1) MPI_Abort(mpi.comm(), exit_input_error);
+      return exit_input_error;
     } catch (const std::exception& error) {
       // Not agreed on: other ranks may be waiting in a collective call, so end them all.
       std::cerr << "zoneode: rank " << mpi.rank() << ": internal error: " << error.what() << "\n";

@@ -1,10 +1,7 @@
 #include "cli/report.hpp"
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <stdexcept>
 
 #include "common/json.hpp"
 #include "integrators/settings.hpp"
@@ -145,23 +142,6 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"result_hash\": " << json_string(s.result_hash) << "\n";
   out << "}\n";
   return out.str();
-}
-
-void write_text_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write '" + temporary + "'");
-    out << text;
-    out.close();
-    if (!out) throw std::runtime_error("writing '" + temporary + "' failed");
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary);
-    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "': " + error.message());
-  }
 }
 
 }  // namespace zoneode

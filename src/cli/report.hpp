@@ -56,7 +56,5 @@ struct RunSummary {
 
 void print_summary(const RunSummary& summary, std::ostream& out);
 std::string summary_json(const RunSummary& summary);
-// Writes under a temporary name and renames, so a reader never sees a partial file.
-void write_text_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace zoneode

@@ -12,6 +12,8 @@
 #include "backends/backend.hpp"
 #include "cli/cli.hpp"
 #include "cli/report.hpp"
+#include "common/atomic_file.hpp"
+#include "common/errors.hpp"
 #include "common/fnv1a.hpp"
 #include "decomposition/decomposition.hpp"
 #include "deck/deck.hpp"
@@ -82,12 +84,12 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
     check_state_file_matches("--restart", options.restart, restart, network,
                              deck.zones.from_file.empty() ? plan.zones : 0);
     if (restart.network_hash != hash)
-      throw DeckError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
+      throw InputError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
                       ", expected this deck's " + hash);
-    if (restart.step < 0 || restart.step >= plan.last_step)
-      throw DeckError("--restart: '" + options.restart + "' is step " + std::to_string(restart.step) +
+    if (restart.outer_step < 0 || restart.outer_step >= plan.last_step)
+      throw InputError("--restart: '" + options.restart + "' is step " + std::to_string(restart.outer_step) +
                       ", expected a step in [0, steps.count = " + std::to_string(plan.last_step) + ")");
-    plan.first_step = restart.step + 1;
+    plan.first_step = restart.outer_step + 1;
     plan.zones = restart.zones;
     plan.zone_file = options.restart;
   } else if (!deck.zones.from_file.empty()) {
@@ -106,7 +108,7 @@ void check_outputs_free(const CliOptions& options, const Deck& deck, const RunPl
   if (options.force) return;
   for (std::int64_t step = options.restart.empty() ? 0 : plan.first_step; step <= plan.last_step; ++step) {
     if (deck.output.writes(step, plan.last_step) && std::filesystem::exists(deck.output.file(step)))
-      throw DeckError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
+      throw InputError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
   }
 }
 
@@ -255,14 +257,14 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     StateAttributes attributes;
     // Computed, not accumulated, so that a restarted run writes the same value.
     attributes.time = static_cast<double>(step) * burn_time;
-    attributes.step = step;
+    attributes.outer_step = step;
     attributes.network_hash = hash;
     attributes.deck = deck.resolved_yaml;
     attributes.backend = described.backend;
     attributes.kernel_variant = described.kernel_variant;
     attributes.ranks = mpi.size();
     attributes.threads = described.threads;
-    attributes.wall_seconds = summary.integrate_seconds;
+    attributes.integrate_seconds = summary.integrate_seconds;
     mpi.barrier();
     const double write_start = MPI_Wtime();
     collectively(mpi, exit_runtime_error, [&] { write_state_file(mpi, deck.output.file(step), network, state, attributes); });
@@ -305,7 +307,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   print_summary(summary, out);
   if (!deck.run.summary.empty()) {
     collectively(mpi, exit_runtime_error, [&] {
-      if (mpi.root()) write_text_file_atomically(deck.run.summary, summary_json(summary));
+      if (mpi.root()) write_file_atomically(deck.run.summary, summary_json(summary));
     });
     out << "summary written to " << deck.run.summary << "\n";
   }

@@ -15,11 +15,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common/errors.hpp"
+
 namespace zoneode {
 
-class DeckError : public std::runtime_error {
+class DeckError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // Where values come from: the deck file and the command-line overrides applied on top of it.

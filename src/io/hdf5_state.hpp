@@ -1,8 +1,9 @@
-// The zone state in HDF5: one file per written outer step (layout in README.md).
+// The zone state in HDF5: one file per written outer step (layout: io/state_layout.hpp).
 //
 // With parallel HDF5 every rank writes its block of zones collectively; with serial HDF5 the ranks
 // open the file in turn and write their own blocks, so no rank ever holds all zones. Either way
-// the file is written as PATH.partial and renamed to PATH when complete.
+// the file is written as PATH.partial and renamed to PATH when complete (common/atomic_file.hpp).
+// Readers throw InputError for a missing, unreadable or malformed file, and read version-1 files.
 #pragma once
 
 #include <cstdint>
@@ -15,14 +16,12 @@
 
 namespace zoneode {
 
-inline constexpr int state_format_version = 1;
-
 // "parallel" or "serial": how this build writes.
 const char* hdf5_write_mode();
 
 struct StateAttributes {
   double time = 0.0;           // [s] simulation time at the end of the step
-  std::int64_t step = 0;       // outer step index (0: the initial state)
+  std::int64_t outer_step = 0;  // 0: the initial state
   std::string network_hash;
   // Provenance: ignored by zoneode-compare.
   std::string deck;            // the resolved deck
@@ -30,7 +29,7 @@ struct StateAttributes {
   std::string kernel_variant = "none";
   int ranks = 1;
   int threads = 1;
-  double wall_seconds = 0.0;   // integration time so far (max over ranks)
+  double integrate_seconds = 0.0;  // integration time so far (max over ranks)
 };
 
 // This rank's zones: `block` of `global_zones`, arrays of block.count (abundances: x species).
@@ -41,7 +40,7 @@ struct LocalState {
   const double* temperature = nullptr;
   const double* density = nullptr;
   const double* energy_generation_rate = nullptr;
-  const std::int64_t* steps = nullptr;
+  const std::int64_t* integrator_steps = nullptr;
   const std::int32_t* status = nullptr;
 };
 
@@ -54,7 +53,7 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
 struct StateFileInfo {
   std::int64_t zones = 0;
   std::vector<std::string> species;
-  std::int64_t step = -1;             // -1 when the file has no step attribute (a hydro snapshot)
+  std::int64_t outer_step = -1;       // -1 when the file has none (a hydro snapshot)
   double time = 0.0;
   std::string network_hash;           // "" when absent
 };

@@ -2,24 +2,24 @@
 
 #include <cmath>
 
-#include "deck/yaml_schema.hpp"  // DeckError: bad input, exit 2
+#include "common/errors.hpp"
 
 namespace zoneode {
 
 void check_state_file_matches(const std::string& where, const std::string& file, const StateFileInfo& info,
                               const Network& network, std::int64_t zones) {
   if (info.species.size() != network.species.size()) {
-    throw DeckError(where + ": '" + file + "' holds " + std::to_string(info.species.size()) +
+    throw InputError(where + ": '" + file + "' holds " + std::to_string(info.species.size()) +
                     " species, expected the network's " + std::to_string(network.species.size()));
   }
   for (std::size_t i = 0; i < info.species.size(); ++i) {
     if (info.species[i] != network.species[i].name) {
-      throw DeckError(where + ": '" + file + "' species " + std::to_string(i) + " is '" + info.species[i] +
+      throw InputError(where + ": '" + file + "' species " + std::to_string(i) + " is '" + info.species[i] +
                       "', expected '" + network.species[i].name + "' (the network's species, in its order)");
     }
   }
   if (zones > 0 && info.zones != zones) {
-    throw DeckError(where + ": '" + file + "' holds " + std::to_string(info.zones) + " zones, expected " +
+    throw InputError(where + ": '" + file + "' holds " + std::to_string(info.zones) + " zones, expected " +
                     std::to_string(zones));
   }
 }
@@ -30,7 +30,7 @@ void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBloc
   for (std::int64_t zone = 0; zone < batch.count; ++zone) {
     const std::int64_t global = batch.first_global_index + zone;
     auto fail = [&](const std::string& what) {
-      throw DeckError(file + ": zone " + std::to_string(global) + ": " + what);
+      throw InputError(file + ": zone " + std::to_string(global) + ": " + what);
     };
     if (!(batch.temperature[zone] > 0.0) || !std::isfinite(batch.temperature[zone]))
       fail("/temperature: expected a finite T9 > 0, got " + std::to_string(batch.temperature[zone]));

@@ -8,7 +8,10 @@
 #include <fstream>
 
 #include "cli/cli.hpp"
+#include "common/errors.hpp"
+#include "io/hdf5_handle.hpp"
 #include "io/hdf5_state.hpp"
+#include "io/state_layout.hpp"
 #include "io_test.hpp"
 #include "network/analytic.hpp"
 
@@ -18,18 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using zoneode::testing::mpi;
 
-class StateFiles : public ::testing::Test {
+class StateFiles : public testing::FolderTest {
  protected:
-  void SetUp() override {
-    folder_ = fs::path(::testing::TempDir()) /
-              ("zoneode_io_" + std::to_string(::getpid()) + "_" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-  std::string path(const std::string& name) const { return (folder_ / name).string(); }
-
   // A file of `zones` zones of the 3-member decay chain, with values that differ in every bit.
   void write_file(const std::string& file, std::int64_t zones, double bad_temperature = 0.0) {
     const Network network = decay_chain_network({3.0, 0.7});
@@ -53,7 +46,7 @@ class StateFiles : public ::testing::Test {
                      steps_.data(), status_.data()};
     StateAttributes attributes;
     attributes.time = 0.5;
-    attributes.step = 4;
+    attributes.outer_step = 4;
     attributes.network_hash = "0123456789abcdef";
     write_state_file(*mpi, file, network, state, attributes);
   }
@@ -82,7 +75,34 @@ class StateFiles : public ::testing::Test {
       "zones:\n  count: 5\n  temperature: {profile: constant, value: 1.0}\n"
       "  density: {profile: constant, value: 1.0}\n  composition: {x0: 1.0}\n";
 
-  fs::path folder_;
+  // Rewrites a state file with the version-1 names, as zoneode wrote them before format version 2.
+  static void downgrade_to_version_1(const std::string& file) {
+    namespace layout = state_layout;
+    const Hdf5Handle h5 = checked(H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, "open " + file);
+    ASSERT_GE(H5Lmove(h5, layout::integrator_steps.name, h5, layout::integrator_steps.old_name, H5P_DEFAULT, H5P_DEFAULT), 0);
+    ASSERT_GE(H5Arename(h5, layout::outer_step.name, layout::outer_step.old_name), 0);
+    ASSERT_GE(H5Arename(h5, layout::integrate_seconds.name, layout::integrate_seconds.old_name), 0);
+    const std::int32_t version = 1;
+    const Hdf5Handle attribute = checked(H5Aopen(h5, layout::version.name, H5P_DEFAULT), H5Aclose, "format_version");
+    ASSERT_GE(H5Awrite(attribute, H5T_NATIVE_INT32, &version), 0);
+  }
+
+  // Replaces /species/name by variable-length UTF-8 strings, as h5py writes a list of str.
+  static void rewrite_names_as_h5py(const std::string& file, const std::vector<std::string>& names) {
+    const Hdf5Handle h5 = checked(H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose, "open " + file);
+    ASSERT_GE(H5Ldelete(h5, state_layout::species_name.name, H5P_DEFAULT), 0);
+    const Hdf5Handle type = checked(H5Tcopy(H5T_C_S1), H5Tclose, "type");
+    ASSERT_GE(H5Tset_size(type, H5T_VARIABLE), 0);
+    ASSERT_GE(H5Tset_cset(type, H5T_CSET_UTF8), 0);
+    const hsize_t count = names.size();
+    const Hdf5Handle space = checked(H5Screate_simple(1, &count, nullptr), H5Sclose, "space");
+    const Hdf5Handle dataset = checked(H5Dcreate2(h5, state_layout::species_name.name, type, space, H5P_DEFAULT,
+                                                  H5P_DEFAULT, H5P_DEFAULT), H5Dclose, "create names");
+    std::vector<const char*> pointers;
+    for (const auto& name : names) pointers.push_back(name.c_str());
+    ASSERT_GE(H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), 0);
+  }
+
   std::vector<double> abundances_, temperature_, density_, energy_;
   std::vector<std::int64_t> steps_;
   std::vector<std::int32_t> status_;
@@ -94,7 +114,7 @@ TEST_F(StateFiles, WrittenValuesReadBackBitForBit) {
   const StateFileInfo info = read_state_info(path("state.h5"));
   EXPECT_EQ(info.zones, 6);
   EXPECT_EQ(info.species, (std::vector<std::string>{"x0", "x1", "x2"}));
-  EXPECT_EQ(info.step, 4);
+  EXPECT_EQ(info.outer_step, 4);
   EXPECT_EQ(info.time, 0.5);
   EXPECT_EQ(info.network_hash, "0123456789abcdef");
   // A block from the middle.
@@ -112,13 +132,22 @@ TEST_F(StateFiles, FailedWriteLeavesNoFile) {
   EXPECT_FALSE(fs::exists(path("missing/state.h5.partial")));
 }
 
-TEST_F(StateFiles, MissingAndNonHdf5FilesAreErrors) {
-  EXPECT_THROW(read_state_info(path("none.h5")), std::runtime_error);
+TEST_F(StateFiles, FailedWriteLeavesThePreviousFileIntact) {
+  write_file(path("state.h5"), 4);
+  const auto size = fs::file_size(path("state.h5"));
+  fs::create_directories(path("state.h5.partial/blocker"));  // HDF5 cannot create the partial file
+  EXPECT_THROW(write_file(path("state.h5"), 6), std::runtime_error);
+  EXPECT_EQ(fs::file_size(path("state.h5")), size);
+  EXPECT_EQ(read_state_info(path("state.h5")).zones, 4);
+}
+
+TEST_F(StateFiles, MissingAndNonHdf5FilesAreInputErrors) {
+  EXPECT_THROW(read_state_info(path("none.h5")), InputError);
   std::ofstream(path("text.h5")) << "not hdf5\n";
   try {
     read_state_info(path("text.h5"));
     FAIL();
-  } catch (const std::runtime_error& error) {
+  } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("text.h5' as HDF5"), std::string::npos) << error.what();
   }
 }
@@ -181,6 +210,35 @@ TEST_F(StateFiles, RestartIsCheckedAgainstTheDeck) {
   // The last step cannot be continued with steps.count = 3.
   EXPECT_EQ(run(deck(field_zones), {"--restart", path("out_step000003.h5"), "--force"}, &errors), exit_input_error);
   EXPECT_NE(errors.find("is step 3, expected a step in [0, steps.count = 3)"), std::string::npos) << errors;
+}
+
+TEST_F(StateFiles, Version1FilesAreReadForRestartAndFromFile) {
+  std::string errors;
+  ASSERT_EQ(run(deck(field_zones), {}, &errors), exit_success) << errors;
+  downgrade_to_version_1(path("out_step000001.h5"));
+  const StateFileInfo info = read_state_info(path("out_step000001.h5"));
+  EXPECT_EQ(info.outer_step, 1);
+  EXPECT_EQ(info.zones, 5);
+  EXPECT_EQ(run(deck(field_zones), {"--restart", path("out_step000001.h5"), "--force"}, &errors), exit_success)
+      << errors;
+  downgrade_to_version_1(path("out_step000003.h5"));
+  EXPECT_EQ(run(deck(field_zones), {"--restart", path("out_step000003.h5"), "--force"}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("is step 3, expected a step in [0, steps.count = 3)"), std::string::npos) << errors;
+
+  write_file(path("old.h5"), 4);
+  downgrade_to_version_1(path("old.h5"));
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("old.h5") + "}\n"), {"--force"}, &errors), exit_success) << errors;
+}
+
+TEST_F(StateFiles, Utf8VariableLengthSpeciesNamesAreRead) {
+  write_file(path("h5py.h5"), 4);
+  rewrite_names_as_h5py(path("h5py.h5"), {"x0", "x1", "x2"});
+  EXPECT_EQ(read_state_info(path("h5py.h5")).species, (std::vector<std::string>{"x0", "x1", "x2"}));
+  std::string errors;
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("h5py.h5") + "}\n"), {}, &errors), exit_success) << errors;
+  rewrite_names_as_h5py(path("h5py.h5"), {"x0", "x2", "x1"});
+  EXPECT_EQ(run(deck("zones: {from_file: " + path("h5py.h5") + "}\n"), {"--force"}, &errors), exit_input_error);
+  EXPECT_NE(errors.find("species 1 is 'x2', expected 'x1'"), std::string::npos) << errors;
 }
 
 }  // namespace

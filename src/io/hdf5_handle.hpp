@@ -1,0 +1,68 @@
+// One owner for HDF5 identifiers, for the app, zoneode-compare and the tests.
+#pragma once
+
+#include <hdf5.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace zoneode {
+
+// Owns one HDF5 identifier and closes it with the matching H5*close. An invalid identifier
+// (HDF5 returns a negative one on failure) is held as such: see valid() and checked().
+class Hdf5Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Hdf5Handle() = default;
+  Hdf5Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Hdf5Handle(Hdf5Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), closer_(other.closer_) {}
+  Hdf5Handle& operator=(Hdf5Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = std::exchange(other.id_, -1);
+      closer_ = other.closer_;
+    }
+    return *this;
+  }
+  Hdf5Handle(const Hdf5Handle&) = delete;
+  Hdf5Handle& operator=(const Hdf5Handle&) = delete;
+  ~Hdf5Handle() { reset(); }
+
+  hid_t get() const { return id_; }
+  operator hid_t() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+  // Closes now and reports failure: closing a file flushes it, so a failed close is a failed write.
+  void close(const std::string& what) {
+    const herr_t status = closer_(std::exchange(id_, -1));
+    if (status < 0) throw std::runtime_error(what);
+  }
+
+ private:
+  void reset() {
+    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    id_ = -1;
+  }
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+// A handle that is valid, or Error(what).
+template <typename Error = std::runtime_error>
+Hdf5Handle checked(hid_t id, Hdf5Handle::Closer closer, const std::string& what) {
+  Hdf5Handle handle(id, closer);
+  if (!handle.valid()) throw Error(what);
+  return handle;
+}
+
+// A non-negative HDF5 status, or Error(what).
+template <typename Error = std::runtime_error>
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw Error(what);
+}
+
+// HDF5 prints its error stack to stderr by default; our messages name the file and object instead.
+inline void silence_hdf5_error_stack() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+}  // namespace zoneode

@@ -1,0 +1,31 @@
+// Reading state files (layout: io/state_layout.hpp), shared by the app and zoneode-compare.
+// Every failure is an InputError naming the file: the input, not the run, is at fault.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "io/state_layout.hpp"
+
+namespace zoneode {
+
+// Whether the object at `path` ("species/name") exists, every link on the way included.
+bool link_exists(hid_t file, const std::string& path);
+
+// The name under which `dataset` is stored, its current or its version-1 name; nullptr when absent.
+const char* stored_name(hid_t file, const state_layout::Dataset& dataset);
+const char* stored_name(hid_t file, const state_layout::Attribute& attribute);
+
+// Reads `count` strings of a dataset (within the given selections) or of an attribute (all).
+// Fixed-length strings may be null-terminated, null- or space-padded; variable-length ones ASCII
+// or UTF-8 (h5py's default). `what` names the object in messages.
+std::vector<std::string> read_strings(hid_t object, std::size_t count, const std::string& what,
+                                      hid_t memory_space = H5S_ALL, hid_t file_space = H5S_ALL);
+
+// /species/name of an open state file; `path` names the file in messages.
+std::vector<std::string> read_species_names(hid_t file, const std::string& path);
+
+}  // namespace zoneode

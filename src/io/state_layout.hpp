@@ -1,0 +1,88 @@
+// The state-file layout (one HDF5 file per written outer step), in one place: the writer, the
+// readers, zoneode-compare and the tests name datasets and attributes only through this table.
+// README.md's output table and validation/README.md describe the same layout.
+#pragma once
+
+#include <string_view>
+
+namespace zoneode::state_layout {
+
+// Version 2 renamed /steps, `step` and `wall_seconds` (old_name below); version 1 files are read.
+inline constexpr int format_version = 2;
+
+enum class ElementType { float64, int64, int32, string };
+
+// How a dataset's shape follows the run: [zones], [zones][species] or [species].
+enum class Shape { per_zone, per_zone_species, per_species };
+
+struct Dataset {
+  const char* name;      // path without the leading '/'
+  const char* old_name;  // the version-1 name, read as this one; nullptr when unchanged
+  ElementType type;
+  Shape shape;
+  bool compared;  // by zoneode-compare
+  const char* meaning;
+};
+
+struct Attribute {  // of the root group; scalars
+  const char* name;
+  const char* old_name;
+  ElementType type;
+  bool compared;
+  const char* meaning;
+};
+
+inline constexpr Dataset abundances{"abundances", nullptr, ElementType::float64, Shape::per_zone_species, true,
+                                    "Y [mol/g] after the step (X = A Y)"};
+inline constexpr Dataset temperature{"temperature", nullptr, ElementType::float64, Shape::per_zone, true,
+                                     "T9 [GK] at the end of the step"};
+inline constexpr Dataset density{"density", nullptr, ElementType::float64, Shape::per_zone, true,
+                                 "rho [g/cm^3] at the end of the step"};
+inline constexpr Dataset energy_generation_rate{"energy_generation_rate", nullptr, ElementType::float64,
+                                                Shape::per_zone, true, "mean over the step [erg/(g s)]"};
+inline constexpr Dataset integrator_steps{"integrator_steps", "steps", ElementType::int64, Shape::per_zone, true,
+                                          "accepted integrator steps in the outer step"};
+inline constexpr Dataset status{"status", nullptr, ElementType::int32, Shape::per_zone, true,
+                                "zone status (0 ok; inputs/README.md)"};
+inline constexpr Dataset species_name{"species/name", nullptr, ElementType::string, Shape::per_species, true,
+                                      "species names, in network order"};
+inline constexpr Dataset species_Z{"species/Z", nullptr, ElementType::int32, Shape::per_species, true, "proton numbers"};
+inline constexpr Dataset species_A{"species/A", nullptr, ElementType::int32, Shape::per_species, true, "mass numbers"};
+
+inline constexpr const char* species_group = "species";
+inline constexpr Dataset zone_datasets[] = {abundances, temperature, density, energy_generation_rate, integrator_steps,
+                                            status};
+inline constexpr Dataset species_datasets[] = {species_name, species_Z, species_A};
+
+inline constexpr Attribute time{"time", nullptr, ElementType::float64, true, "simulation time [s] at the end of the step"};
+inline constexpr Attribute outer_step{"outer_step", "step", ElementType::int64, true, "outer step (0: the initial state)"};
+inline constexpr Attribute network_hash{"network_hash", nullptr, ElementType::string, true, "hash of the network"};
+inline constexpr Attribute version{"format_version", nullptr, ElementType::int32, false, "this layout's version"};
+// Provenance: written, never compared.
+inline constexpr Attribute deck{"deck", nullptr, ElementType::string, false, "the resolved deck"};
+inline constexpr Attribute zoneode_version{"zoneode_version", nullptr, ElementType::string, false, "program version"};
+inline constexpr Attribute git_commit{"git_commit", nullptr, ElementType::string, false, "commit built"};
+inline constexpr Attribute compiler{"compiler", nullptr, ElementType::string, false, "compiler used"};
+inline constexpr Attribute backend{"backend", nullptr, ElementType::string, false, "integration backend"};
+inline constexpr Attribute kernel_variant{"kernel_variant", nullptr, ElementType::string, false, "backend kernel"};
+inline constexpr Attribute hdf5{"hdf5", nullptr, ElementType::string, false, "HDF5 write mode and version"};
+inline constexpr Attribute ranks{"ranks", nullptr, ElementType::int32, false, "MPI ranks"};
+inline constexpr Attribute threads{"threads", nullptr, ElementType::int32, false, "threads per rank"};
+inline constexpr Attribute integrate_seconds{"integrate_seconds", "wall_seconds", ElementType::float64, false,
+                                             "integration time so far [s], max over ranks"};
+
+inline constexpr Attribute attributes[] = {time, outer_step, network_hash, version, deck, zoneode_version, git_commit,
+                                           compiler, backend, kernel_variant, hdf5, ranks, threads, integrate_seconds};
+inline constexpr Attribute compared_attributes[] = {time, outer_step, network_hash};
+
+// The current name of a dataset or attribute given by either its current or its version-1 name;
+// `name` itself when it is neither.
+inline std::string_view current_name(std::string_view name) {
+  for (const auto& d : zone_datasets)
+    if (d.old_name != nullptr && name == d.old_name) return d.name;
+  for (const auto& a : attributes)
+    if (a.old_name != nullptr && name == a.old_name) return a.name;
+  return name;
+}
+
+}  // namespace zoneode::state_layout
