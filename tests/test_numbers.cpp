@@ -44,10 +44,12 @@ TEST(Numbers, EveryFormatReadsBackBitExact) {
 }
 
 TEST(Numbers, WholeFieldOnly) {
-  for (const char* text : {"", " ", "1.5abc", "1.5 ", " 1.5", "1,5", "--1", "+-1", "+", "0x10", "1e", "e5", "abc"})
+  for (const char* text : {"", " ", "1.5abc", "1.5 ", " 1.5", "1,5", "--1", "+-1", "+", "0x", "0x-1", "1e", "e5", "abc", "0x1p3z"})
     EXPECT_FALSE(parse_whole_number(text).has_value()) << "'" << text << "'";
   EXPECT_EQ(parse_whole_number("+1.5"), 1.5);  // a leading '+', as the file formats may have it
   EXPECT_EQ(parse_whole_number("-2e3"), -2000.0);
+  EXPECT_EQ(parse_whole_number("0x1p-10"), 1.0 / 1024.0);  // hex floats, as strtod reads them
+  EXPECT_EQ(parse_whole_number("-0X1.8p1"), -3.0);
 }
 
 TEST(Numbers, OutOfRangeIsRefused) {

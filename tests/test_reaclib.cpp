@@ -577,12 +577,12 @@ TEST(ReaclibErrors, BadFlagsAndLabel) {
 }
 
 TEST(ReaclibErrors, CoefficientIsNotANumber) {
-  // the whole 13-character field must parse: strtod alone would stop at the 'x'
+  // the whole 13-character field must parse: a prefix that is a number is not enough
   expect_error(with(good_chapter, good_header, " 5.533600e+00-2.114770e+00 0.00000e+0x0 0.000000e+00\n", good_line4),
                "bad.reaclib:12:", "coefficient a2");
   expect_error(with(good_chapter, good_header, good_line3, " 0.000000e+00 0.0000abc+00-1.500000e+00\n"),
                "bad.reaclib:13:", "coefficient a5");
-  // strtod reads "nan", but a coefficient must be finite
+  // "nan" is a number, but a coefficient must be finite
   expect_error(with(good_chapter, good_header, " 5.533600e+00 nan          0.000000e+00 0.000000e+00\n", good_line4),
                "bad.reaclib:12:", "coefficient a1");
   // a6 missing: line 4 too short

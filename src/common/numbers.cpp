@@ -9,10 +9,14 @@ namespace zoneode {
 
 namespace {
 
-// from_chars takes no '+', which strtod (the readers' former parser) accepted.
+// A leading '+' (file formats may have one: "+1.5e+00"), which from_chars does not take.
 std::string_view without_plus(std::string_view text) {
   if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
   return text;
+}
+
+bool starts_with_hex_prefix(std::string_view text) {
+  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
 }
 
 }  // namespace
@@ -32,11 +36,19 @@ std::string format_number_17g(double value) {
 
 std::optional<double> parse_whole_number(std::string_view text, NonFinite non_finite) {
   text = without_plus(text);
+  const bool negative = !text.empty() && text.front() == '-';
+  std::string_view digits = negative ? text.substr(1) : text;
+  // Hex floats ("0x1p-10"), as C's strtod reads them: from_chars takes them without the prefix.
+  const bool hex = starts_with_hex_prefix(digits);
+  if (hex) digits.remove_prefix(2);
+  if (hex && (digits.empty() || digits.front() == '-' || digits.front() == '+')) return std::nullopt;
+  std::string_view field = hex ? digits : text;
   double value = 0.0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value,
+                                            hex ? std::chars_format::hex : std::chars_format::general);
+  if (field.empty() || error != std::errc() || end != field.data() + field.size()) return std::nullopt;
   if (!std::isfinite(value) && non_finite == NonFinite::reject) return std::nullopt;
-  return value;
+  return hex && negative ? -value : value;
 }
 
 std::optional<std::int64_t> parse_whole_integer(std::string_view text) {

@@ -18,7 +18,8 @@ std::string format_number_17g(double value);
 
 enum class NonFinite { reject, allow };  // whether inf and nan are acceptable values
 
-// The whole field as one number: no blanks, no trailing characters, an optional leading '+'.
+// The whole field as one number, decimal or C hex float ("0x1p-10"): no blanks, no trailing
+// characters, an optional leading '+'.
 // Empty, malformed, overflowing (1e999) or underflowing-to-zero (1e-400) text gives nullopt;
 // subnormal values are kept. inf and nan only with NonFinite::allow.
 std::optional<double> parse_whole_number(std::string_view text, NonFinite non_finite = NonFinite::reject);
