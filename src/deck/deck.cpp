@@ -16,7 +16,9 @@ NetworkSpec read_network(DeckSection section) {
   network.source = section.choice("source", std::optional(NetworkSource::generator), network_sources, network_source_name);
   switch (network.source) {  // no default: the compiler names a source left out
     case NetworkSource::generator: {
-      network.preset = section.text("preset", "default", {"default", "s16", "s150", "s365"});
+      std::vector<std::string> presets;
+      for (const GeneratorPreset& preset : generator_presets) presets.emplace_back(preset.name);
+      network.preset = section.text("preset", "default", presets);
       const GeneratorSettings preset = generator_preset(network.preset);
       network.generator.species = static_cast<int>(section.integer("species", preset.species, 4, 4000));
       network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));

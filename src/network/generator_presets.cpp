@@ -6,11 +6,12 @@
 namespace zoneode {
 
 GeneratorSettings generator_preset(std::string_view name) {
-  if (name == "default") return {100, 1000, 1};
-  if (name == "s16") return {16, 150, 1};
-  if (name == "s150") return {150, 5400, 1};
-  if (name == "s365") return {365, 13000, 1};
-  throw std::invalid_argument("unknown generator preset '" + std::string(name) + "', expected one of: default, s16, s150, s365");
+  std::string expected;
+  for (const GeneratorPreset& preset : generator_presets) {
+    if (preset.name == name) return preset.settings;
+    expected += (expected.empty() ? "" : ", ") + std::string(preset.name);
+  }
+  throw std::invalid_argument("unknown generator preset '" + std::string(name) + "', expected one of: " + expected);
 }
 
 }  // namespace zoneode
