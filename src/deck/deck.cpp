@@ -13,7 +13,7 @@ namespace {
 
 NetworkSpec read_network(DeckSection section) {
   NetworkSpec network;
-  network.source = section.choice("source", std::optional(NetworkSource::generator), network_sources, network_source_name);
+  network.source = section.choice("source", NetworkSource::generator, network_sources, network_source_name);
   switch (network.source) {  // no default: the compiler names a source left out
     case NetworkSource::generator: {
       std::vector<std::string> presets;
@@ -51,7 +51,7 @@ NetworkSpec read_network(DeckSection section) {
 
 FieldProfile read_field(DeckSection section, const std::string& unit_hint) {
   FieldProfile field;
-  field.kind = section.choice<FieldProfileKind>("profile", std::nullopt, field_profile_kinds, field_profile_name);
+  field.kind = section.choice("profile", std::nullopt, field_profile_kinds, field_profile_name);
   switch (field.kind) {  // no default: the compiler names a profile left out
     case FieldProfileKind::constant:
       field.value = section.number("value", std::nullopt, positive());

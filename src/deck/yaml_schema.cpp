@@ -53,7 +53,8 @@ std::string DeckSection::place(const std::string& dotted_key, const YAML::Node& 
 
 std::string NumberRange::describe() const {
   const bool low = std::isfinite(min), high = std::isfinite(max);
-  if (low && high) return std::string("a number in ") + (min_exclusive ? "(" : "[") + format_number(min) + ", " + format_number(max) + "]";
+  if (low && high)
+    return std::string("a number in ") + (min_exclusive ? "(" : "[") + format_number(min) + ", " + format_number(max) + "]";
   if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + format_number(min);
   if (high) return "a number <= " + format_number(max);
   return "a finite number";

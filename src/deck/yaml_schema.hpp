@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -53,7 +54,7 @@ class DeckSection {
                    const std::vector<std::string>& choices = {});
   // One of `kinds`, by the name `name_of` gives it; any other name is a deck error listing them.
   template <typename Kind, std::size_t N>
-  Kind choice(const std::string& key, std::optional<Kind> fallback, const Kind (&kinds)[N],
+  Kind choice(const std::string& key, std::type_identity_t<std::optional<Kind>> fallback, const Kind (&kinds)[N],
               std::string_view (*name_of)(Kind)) {
     std::vector<std::string> names;
     for (Kind kind : kinds) names.emplace_back(name_of(kind));
