@@ -9,6 +9,7 @@
 
 namespace zoneode::generator_detail {
 
+// What the selection takes or leaves as a whole: one reaction, or a strong pair (forward and reverse).
 struct Candidate {
   std::vector<Reaction> reactions;  // forward, then its reverse for strong pairs
   std::vector<int> species;         // every species it involves
