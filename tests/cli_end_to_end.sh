@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end checks of the zoneode executable: exit codes, error messages, thread independence,
-# network export round trip. Usage: cli_end_to_end.sh ZONEODE SOURCE_DIR
+# network export round trip. Usage: cli_end_to_end.sh ZONEODE SOURCE_DIR [REACLIB_DATA]
+# REACLIB_DATA (CMake's ZONEODE_REACLIB_DATA) holds rp-z12.reaclib; without it the REACLIB deck is
+# skipped, unless CI=true, where a missing library is a failure.
 set -uo pipefail
 zoneode=$1
 source_dir=$2
+reaclib_data=${3:-$source_dir/../shared/reaclib}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -74,12 +77,21 @@ check "decay chain deck" run 0 "$work/chain.txt" "$source_dir/inputs/decay_chain
 for deck in s150 s365; do
   check "$deck deck (64 zones)" run 0 "$work/$deck.txt" "$source_dir/inputs/$deck.yaml" --quiet --set zones.count=64
 done
-if [ -f "$source_dir/../shared/reaclib/rp-z12.reaclib" ]; then
-  check "REACLIB deck" run 0 "$work/rp.txt" "$source_dir/inputs/reaclib_rp.yaml" --quiet
+if [ -f "$reaclib_data/rp-z12.reaclib" ] && [ -f "$reaclib_data/rp-z12.nuclides" ]; then
+  check "REACLIB deck" run 0 "$work/rp.txt" "$source_dir/inputs/reaclib_rp.yaml" --quiet \
+    --set "network.file=$reaclib_data/rp-z12.reaclib" --set "network.nuclides_file=$reaclib_data/rp-z12.nuclides"
   check "REACLIB deck network" grep -q "42 species, 176 reactions" "$work/rp.txt"
+elif [ "${CI:-}" = true ]; then
+  check "REACLIB data in $reaclib_data (ZONEODE_REACLIB_DATA; CI=true needs it)" false
 else
-  echo "note: no ../shared/reaclib beside the checkout, REACLIB deck not run"
+  echo "note: no rp-z12.reaclib in $reaclib_data (ZONEODE_REACLIB_DATA), REACLIB deck not run"
 fi
+
+# Unknown names never fall back to a default: they are deck errors (exit 2) naming the key.
+check "unknown network source" run 2 "$work/source.txt" "${quick[@]}" --set network.source=magic
+check "unknown network source names the key" grep -q "network.source: expected one of" "$work/source.txt"
+check "unknown profile" run 2 "$work/profile.txt" "${quick[@]}" --set zones.density.profile=spiral
+check "unknown profile names the key" grep -q "zones.density.profile: expected one of" "$work/profile.txt"
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -3,7 +3,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
@@ -61,10 +65,10 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 TEST_F(DeckTest, ValidDeckReadsEveryValue) {
   const Deck deck = load_deck(write(valid_deck), {});
-  EXPECT_EQ(deck.network.source, "decay_chain");
+  EXPECT_EQ(deck.network.source, NetworkSource::decay_chain);
   EXPECT_EQ(deck.network.rates, (std::vector<double>{3.0, 0.7}));
   EXPECT_EQ(deck.zones.count, 8);
-  EXPECT_EQ(deck.zones.density.profile, "log");
+  EXPECT_EQ(deck.zones.density.kind, FieldProfileKind::log);
   EXPECT_DOUBLE_EQ(deck.integrator.end_time, 1e-2);
   EXPECT_DOUBLE_EQ(deck.integrator.dt_fraction, 0.01);  // default
   EXPECT_EQ(deck.integrator.schedule, StepSchedule::geometric);
@@ -189,6 +193,38 @@ TEST_F(DeckTest, ChoicesAreListed) {
   EXPECT_NE(message.find("network.source: expected one of generator, reaclib, file, decay_chain, reversible_pair, got 'magic'"),
             std::string::npos)
       << message;
+}
+
+TEST_F(DeckTest, UnknownNetworkSourceIsADeckErrorAtItsKey) {
+  const std::string message = error_of(replaced(valid_deck, "source: decay_chain", "source: magic"));
+  EXPECT_NE(message.find("deck.yaml:2:11: network.source: expected one of "), std::string::npos) << message;
+  const std::string by_override = error_of(valid_deck, {"network.source=magic"});
+  EXPECT_NE(by_override.find("--set network.source=magic: network.source: expected one of"), std::string::npos)
+      << by_override;
+}
+
+TEST_F(DeckTest, UnknownProfileIsADeckErrorAtItsKey) {
+  const std::string message = error_of(replaced(valid_deck, "profile: log,", "profile: spiral,"));
+  EXPECT_NE(message.find("deck.yaml:7:22: zones.density.profile: expected one of constant, linear, log, random, log_random, "
+                         "got 'spiral'"),
+            std::string::npos)
+      << message;
+  const std::string by_override = error_of(valid_deck, {"zones.temperature.profile=log_uniform"});
+  EXPECT_NE(by_override.find("zones.temperature.profile: expected one of"), std::string::npos) << by_override;
+}
+
+TEST_F(DeckTest, EveryNetworkSourceAndProfileHasOneName) {
+  std::set<std::string_view> names;
+  for (NetworkSource source : network_sources) names.insert(network_source_name(source));
+  EXPECT_EQ(names.size(), std::size(network_sources));
+  for (FieldProfileKind kind : field_profile_kinds) {
+    const std::string deck = replaced(valid_deck, "profile: constant, value: 1.0",
+                                      "profile: " + std::string(field_profile_name(kind)) + ", value: 1.0, min: 1, max: 2");
+    const std::string text = kind == FieldProfileKind::constant ? valid_deck : replaced(deck, "value: 1.0, ", "");
+    EXPECT_EQ(load_deck(write(text), {}).zones.temperature.kind, kind) << field_profile_name(kind);
+    EXPECT_EQ(FieldProfile(field_profile_name(kind), 0.0, 1.0, 2.0).kind, kind);
+  }
+  EXPECT_THROW(FieldProfile("spiral", 0.0, 1.0, 2.0), std::invalid_argument);
 }
 
 }  // namespace

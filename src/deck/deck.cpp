@@ -1,37 +1,49 @@
 #include "deck/deck.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
+#include "common/numbers.hpp"
 #include "deck/yaml_schema.hpp"
 
 namespace zoneode {
 
 namespace {
 
-NetworkDeck read_network(DeckSection section) {
-  NetworkDeck network;
-  network.source = section.text("source", "generator", {"generator", "reaclib", "file", "decay_chain", "reversible_pair"});
-  if (network.source == "generator") {
-    network.preset = section.text("preset", "default", {"default", "s16", "s150", "s365"});
-    const GeneratorSettings preset = generator_preset(network.preset);
-    network.generator.species = static_cast<int>(section.integer("species", preset.species, 4, 4000));
-    network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));
-    network.generator.seed = static_cast<std::uint64_t>(section.integer("seed", static_cast<std::int64_t>(preset.seed), 0));
-  } else if (network.source == "reaclib") {
-    network.file = section.existing_file("file");
-    if (section.has("nuclides") == section.has("nuclides_file"))
-      section.fail("nuclides", "exactly one of nuclides (a list) and nuclides_file (a path)");
-    if (section.has("nuclides")) network.nuclides = section.text_list("nuclides");
-    else network.nuclides_file = section.existing_file("nuclides_file");
-  } else if (network.source == "file") {
-    network.file = section.existing_file("file");
-  } else if (network.source == "decay_chain") {
-    network.rates = section.number_list("rates", positive());
-    // The members share A = 100 and step Z by one, so Z <= A bounds the chain.
-    if (network.rates.size() > 100) section.fail("rates", "at most 100 decay rates");
-  } else {
-    network.rates = section.number_list("rates", positive());
-    if (network.rates.size() != 2) section.fail("rates", "two rates [forward, reverse] in 1/s");
+NetworkSpec read_network(DeckSection section) {
+  NetworkSpec network;
+  network.source = section.choice("source", NetworkSource::generator, network_sources, network_source_name);
+  switch (network.source) {  // no default: the compiler names a source left out
+    case NetworkSource::generator: {
+      std::vector<std::string> presets;
+      for (const GeneratorPreset& preset : generator_presets) presets.emplace_back(preset.name);
+      network.preset = section.text("preset", "default", presets);
+      const GeneratorSettings preset = generator_preset(network.preset);
+      network.generator.species = static_cast<int>(section.integer("species", preset.species, 4, 4000));
+      network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));
+      network.generator.seed = static_cast<std::uint64_t>(section.integer("seed", static_cast<std::int64_t>(preset.seed), 0));
+      break;
+    }
+    case NetworkSource::reaclib:
+      network.file = section.existing_file("file");
+      if (section.has("nuclides") == section.has("nuclides_file"))
+        section.fail("nuclides", "exactly one of nuclides (a list) and nuclides_file (a path)");
+      if (section.has("nuclides")) network.nuclides = section.text_list("nuclides");
+      else network.nuclides_file = section.existing_file("nuclides_file");
+      break;
+    case NetworkSource::file:
+      network.file = section.existing_file("file");
+      break;
+    case NetworkSource::decay_chain:
+      network.rates = section.number_list("rates", positive());
+      // The members share A = 100 and step Z by one, so Z <= A bounds the chain.
+      if (network.rates.size() > 100) section.fail("rates", "at most 100 decay rates");
+      break;
+    case NetworkSource::reversible_pair:
+      network.rates = section.number_list("rates", positive());
+      if (network.rates.size() != 2) section.fail("rates", "two rates [forward, reverse] in 1/s");
+      break;
   }
   section.finish();
   return network;
@@ -39,13 +51,19 @@ NetworkDeck read_network(DeckSection section) {
 
 FieldProfile read_field(DeckSection section, const std::string& unit_hint) {
   FieldProfile field;
-  field.profile = section.text("profile", std::nullopt, {"constant", "linear", "log", "random", "log_random"});
-  if (field.profile == "constant") {
-    field.value = section.number("value", std::nullopt, positive());
-  } else {
-    field.min = section.number("min", std::nullopt, positive());
-    field.max = section.number("max", std::nullopt, positive());
-    if (field.max < field.min) section.fail("max", "max >= min " + unit_hint);
+  field.kind = section.choice("profile", std::nullopt, field_profile_kinds, field_profile_name);
+  switch (field.kind) {  // no default: the compiler names a profile left out
+    case FieldProfileKind::constant:
+      field.value = section.number("value", std::nullopt, positive());
+      break;
+    case FieldProfileKind::linear:
+    case FieldProfileKind::log:
+    case FieldProfileKind::random:
+    case FieldProfileKind::log_random:
+      field.min = section.number("min", std::nullopt, positive());
+      field.max = section.number("max", std::nullopt, positive());
+      if (field.max < field.min) section.fail("max", "max >= min " + unit_hint);
+      break;
   }
   section.finish();
   return field;
@@ -72,7 +90,7 @@ ZonesDeck read_zones(DeckSection section) {
   }
   double sum = 0.0;
   for (const auto& entry : zones.composition) sum += entry.mass_fraction;
-  if (std::abs(sum - 1.0) > 1e-6) section.fail("composition", "mass fractions summing to 1 (within 1e-6)", std::to_string(sum));
+  if (std::abs(sum - 1.0) > 1e-6) section.fail("composition", "mass fractions summing to 1 (within 1e-6)", format_number(sum));
   section.finish();
   return zones;
 }

@@ -3,30 +3,34 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/selection.hpp"
 #include "integrators/settings.hpp"
 #include "network/generator.hpp"
+#include "network/load.hpp"
 
 namespace zoneode {
 
-struct NetworkDeck {
-  std::string source;                   // generator | reaclib | file | decay_chain | reversible_pair
-  std::string preset;                   // generator
-  GeneratorSettings generator;          // generator
-  std::string file;                     // reaclib library or zoneode network file
-  std::vector<std::string> nuclides;    // reaclib: names to keep (or from nuclides_file)
-  std::string nuclides_file;            // reaclib
-  std::vector<double> rates;            // decay_chain: decay rates [1/s]; reversible_pair: {forward, reverse}
-};
+// How a zone field varies with the global zone index, so zones never depend on the decomposition.
+enum class FieldProfileKind { constant, linear, log, random, log_random };
+inline constexpr FieldProfileKind field_profile_kinds[] = {FieldProfileKind::constant, FieldProfileKind::linear,
+                                                           FieldProfileKind::log, FieldProfileKind::random,
+                                                           FieldProfileKind::log_random};
+std::string_view field_profile_name(FieldProfileKind kind);  // its deck spelling: "log_random"
 
-// A zone field as a function of the global zone index, so zones never depend on the decomposition.
 struct FieldProfile {
-  std::string profile;  // constant | linear | log | random | log_random
+  FieldProfileKind kind = FieldProfileKind::constant;
   double value = 0.0;   // constant
   double min = 0.0;     // the others: range over the zones
   double max = 0.0;
+
+  FieldProfile() = default;
+  FieldProfile(FieldProfileKind kind, double value, double min, double max)
+      : kind(kind), value(value), min(min), max(max) {}
+  // By deck spelling; throws std::invalid_argument for a name that is no FieldProfileKind.
+  FieldProfile(std::string_view kind_name, double value, double min, double max);
 };
 
 struct CompositionEntry {
@@ -75,7 +79,7 @@ struct RunDeck {
 
 struct Deck {
   std::string file;
-  NetworkDeck network;
+  NetworkSpec network;
   ZonesDeck zones;
   IntegratorSettings integrator;
   StepsDeck steps;

@@ -1,21 +1,15 @@
 #include "deck/yaml_schema.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "common/numbers.hpp"
+
 namespace zoneode {
 
 namespace {
-
-// Shortest text that reads back as the same double, so the resolved deck repeats the run exactly.
-std::string shortest(double value) {
-  char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
 
 std::string scalar_text(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
@@ -32,9 +26,9 @@ std::string mark_text(const std::string& file, const YAML::Mark& mark) {
 // A finite number in range, or false.
 bool parse_number(const YAML::Node& node, const NumberRange& range, double& out) {
   if (!node.IsDefined() || !node.IsScalar()) return false;
-  const std::string& text = node.Scalar();
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(out)) return false;
+  const std::optional<double> number = parse_whole_number(node.Scalar());
+  if (!number) return false;
+  out = *number;
   const bool below = range.min_exclusive ? !(out > range.min) : !(out >= range.min);
   return !below && out <= range.max;
 }
@@ -59,9 +53,10 @@ std::string DeckSection::place(const std::string& dotted_key, const YAML::Node& 
 
 std::string NumberRange::describe() const {
   const bool low = std::isfinite(min), high = std::isfinite(max);
-  if (low && high) return std::string("a number in ") + (min_exclusive ? "(" : "[") + shortest(min) + ", " + shortest(max) + "]";
-  if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + shortest(min);
-  if (high) return "a number <= " + shortest(max);
+  if (low && high)
+    return std::string("a number in ") + (min_exclusive ? "(" : "[") + format_number(min) + ", " + format_number(max) + "]";
+  if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + format_number(min);
+  if (high) return "a number <= " + format_number(max);
   return "a finite number";
 }
 NumberRange positive() { return {0.0, std::numeric_limits<double>::infinity(), true}; }
@@ -109,7 +104,7 @@ double DeckSection::number(const std::string& key, std::optional<double> fallbac
   } else if (!parse_number(value, range, result)) {
     fail(key, range.describe(), scalar_text(value));
   }
-  resolved_[key] = shortest(result);
+  resolved_[key] = format_number(result);
   return result;
 }
 
@@ -132,9 +127,9 @@ std::int64_t DeckSection::integer(const std::string& key, std::optional<std::int
     result = *fallback;
   } else {
     if (!value.IsScalar()) fail(key, expected, scalar_text(value));
-    const std::string& text = value.Scalar();
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), result);
-    if (error != std::errc() || end != text.data() + text.size()) fail(key, expected, scalar_text(value));
+    const std::optional<std::int64_t> number = parse_whole_integer(value.Scalar());
+    if (!number) fail(key, expected, scalar_text(value));
+    result = *number;
   }
   if (result < min || result > max) fail(key, expected, std::to_string(result));
   resolved_[key] = result;
@@ -207,7 +202,7 @@ std::vector<double> DeckSection::number_list(const std::string& key, const Numbe
                       range.describe() + ", got " + scalar_text(item));
     }
     result.push_back(parsed);
-    resolved.push_back(shortest(parsed));
+    resolved.push_back(format_number(parsed));
   }
   resolved_[key] = resolved;
   return result;
@@ -242,7 +237,7 @@ std::vector<DeckSection::NamedNumber> DeckSection::named_numbers(const std::stri
                       scalar_text(it->second));
     }
     result.push_back({name, parsed, location + ": " + dotted(key) + "." + name});
-    resolved_[key][name] = shortest(parsed);
+    resolved_[key][name] = format_number(parsed);
   }
   return result;
 }

@@ -2,6 +2,7 @@
 // expected, and every value read (defaults included) is recorded in the resolved deck.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -10,6 +11,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,6 +54,18 @@ class DeckSection {
   bool boolean(const std::string& key, std::optional<bool> fallback);
   std::string text(const std::string& key, std::optional<std::string> fallback,
                    const std::vector<std::string>& choices = {});
+  // One of `kinds`, by the name `name_of` gives it; any other name is a deck error listing them.
+  template <typename Kind, std::size_t N>
+  Kind choice(const std::string& key, std::type_identity_t<std::optional<Kind>> fallback, const Kind (&kinds)[N],
+              std::string_view (*name_of)(Kind)) {
+    std::vector<std::string> names;
+    for (Kind kind : kinds) names.emplace_back(name_of(kind));
+    const std::string chosen =
+        text(key, fallback ? std::optional<std::string>(name_of(*fallback)) : std::nullopt, names);
+    for (Kind kind : kinds)
+      if (name_of(kind) == chosen) return kind;
+    fail(key, "a name that text() accepts");  // unreachable: text() took only these names
+  }
   // A path, resolved against the deck file's folder when relative (recorded as written).
   std::string path(const std::string& key, std::optional<std::string> fallback);
   // A required path that must name an existing file.
@@ -74,7 +89,6 @@ class DeckSection {
   [[noreturn]] void fail(const std::string& key, const std::string& expected, const std::string& got = "") const;
   std::string where(const std::string& key) const;
   std::string dotted(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-  const std::string& deck_folder() const { return folder_; }
 
  private:
   YAML::Node child(const std::string& key) const;

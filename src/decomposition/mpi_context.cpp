@@ -45,11 +45,6 @@ int MpiContext::first_rank_with(bool flag) const {
   return result == size_ ? -1 : result;
 }
 
-double MpiContext::broadcast(double value, int from) const {
-  MPI_Bcast(&value, 1, MPI_DOUBLE, from, MPI_COMM_WORLD);
-  return value;
-}
-
 std::string MpiContext::broadcast(std::string text, int from) const {
   int length = static_cast<int>(text.size());
   MPI_Bcast(&length, 1, MPI_INT, from, MPI_COMM_WORLD);

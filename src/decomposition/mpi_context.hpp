@@ -30,7 +30,6 @@ class MpiContext {
   bool any(bool flag) const;
   // The lowest rank whose flag is set (or -1): that rank reports the error for all.
   int first_rank_with(bool flag) const;
-  double broadcast(double value, int from = 0) const;
   std::string broadcast(std::string text, int from) const;
   void barrier() const;
   // Every rank's text, in rank order, on rank 0 (empty elsewhere).

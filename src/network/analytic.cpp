@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/numbers.hpp"
+
 namespace zoneode {
 
 namespace {
@@ -11,7 +13,7 @@ constexpr int analytic_mass_number = 100;
 
 RateSet constant_rate(double rate_per_s) {
   if (!(rate_per_s > 0.0) || !std::isfinite(rate_per_s))
-    throw std::invalid_argument("analytic network: rates must be finite and > 0 [1/s], got " + std::to_string(rate_per_s));
+    throw std::invalid_argument("analytic network: rates must be finite and > 0 [1/s], got " + format_number(rate_per_s));
   RateSet set;
   set.a[0] = std::log(rate_per_s);  // lambda = exp(a0), independent of T9
   set.label = "anly";

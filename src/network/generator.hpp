@@ -17,6 +17,12 @@ struct GeneratorSettings {
 
 // Presets at the sizes of the study: "default" (~100 species, ~1,000 terms), "s16", "s150",
 // "s365". Throws std::invalid_argument naming the valid presets otherwise.
+struct GeneratorPreset {
+  std::string_view name;
+  GeneratorSettings settings;
+};
+inline constexpr GeneratorPreset generator_presets[] = {
+    {"default", {100, 1000, 1}}, {"s16", {16, 150, 1}}, {"s150", {150, 5400, 1}}, {"s365", {365, 13000, 1}}};
 GeneratorSettings generator_preset(std::string_view name);
 
 // Mass excess [MeV] from the mass formula the generator uses for Q values.

@@ -9,24 +9,25 @@
 //   set <label> <resonance> <reverse 0|1> <a0> ... <a6>    (k lines after each reaction)
 //   end
 //
-// Doubles are written with %.17g, which strtod reads back to the same bits; NaN is written "nan".
+// Doubles are written with %.17g, which reads back to the same bits; NaN is written "nan".
 // Names and labels are single tokens with %XX escapes for anything that would not be one.
 #include "network/network_file.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
 #include <vector>
+
+#include "common/numbers.hpp"
 
 namespace zoneode {
 
@@ -37,13 +38,6 @@ constexpr int coefficient_count = 7;
 constexpr const char* coefficient_names[coefficient_count] = {"a0", "a1", "a2", "a3", "a4", "a5", "a6"};
 
 // ---- writing ----
-
-std::string format_double(double value) {
-  if (std::isnan(value)) return "nan";  // one spelling for every NaN (sign and payload are not kept)
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
 
 bool is_plain(char c, bool first) {
   const unsigned char u = static_cast<unsigned char>(c);
@@ -204,13 +198,10 @@ class Parser {
   }
 
   int parse_int(const std::string& field, const std::string& what) {
-    errno = 0;
-    char* end = nullptr;
-    const long value = std::strtol(field.c_str(), &end, 10);
-    if (field.empty() || end != field.c_str() + field.size() || errno == ERANGE || value < std::numeric_limits<int>::min() ||
-        value > std::numeric_limits<int>::max())
+    const std::optional<std::int64_t> value = parse_whole_integer(field);
+    if (!value || *value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
       fail("bad number '" + field + "' for " + what + ", expected an integer");
-    return static_cast<int>(value);
+    return static_cast<int>(*value);
   }
 
   int parse_count(const std::string& field, const std::string& what) {
@@ -219,16 +210,13 @@ class Parser {
     return value;
   }
 
-  // The whole field must be one number (strtod alone would accept "1.5abc"). NaN only where allowed.
+  // NaN only where allowed, and always the same NaN.
   double parse_double(const std::string& field, const std::string& what, bool allow_nan) {
-    errno = 0;
-    char* end = nullptr;
-    double value = std::strtod(field.c_str(), &end);
-    const bool complete = !field.empty() && end == field.c_str() + field.size();
-    if (complete && std::isnan(value) && allow_nan) return std::numeric_limits<double>::quiet_NaN();
-    if (!complete || !std::isfinite(value))
+    const std::optional<double> value = parse_whole_number(field, NonFinite::allow);
+    if (value && std::isnan(*value) && allow_nan) return std::numeric_limits<double>::quiet_NaN();
+    if (!value || !std::isfinite(*value))
       fail("bad number '" + field + "' for " + what + (allow_nan ? ", expected a number or nan" : ", expected a finite number"));
-    return value;
+    return *value;
   }
 
   Reaction parse_reaction(const std::vector<std::string>& fields, const std::map<std::string, int>& index) {
@@ -313,19 +301,19 @@ void write_network_file(const Network& network, std::ostream& out) {
   put({"name ", encode_token(network.name), "\n"});
   put({"species ", std::to_string(network.species_count()), "\n"});
   for (const auto& s : network.species)
-    put({encode_token(s.name), " ", std::to_string(s.Z), " ", std::to_string(s.A), " ", format_double(s.mass_excess_MeV), "\n"});
+    put({encode_token(s.name), " ", std::to_string(s.Z), " ", std::to_string(s.A), " ", format_number_17g(s.mass_excess_MeV), "\n"});
   put({"reactions ", std::to_string(network.reaction_count()), "\n"});
   for (const auto& reaction : network.reactions) {
     put({"reaction"});
     for (int i : reaction.reactants) put({" ", encode_token(network.species[i].name)});
     put({" ->"});
     for (int i : reaction.products) put({" ", encode_token(network.species[i].name)});
-    put({" Q ", format_double(reaction.Q_MeV), " ec ", reaction.electron_capture ? "1" : "0", " sets ",
+    put({" Q ", format_number_17g(reaction.Q_MeV), " ec ", reaction.electron_capture ? "1" : "0", " sets ",
          std::to_string(reaction.sets.size()), "\n"});
     for (const auto& set : reaction.sets) {
       const char resonance[2] = {set.resonance, '\0'};
       put({"  set ", encode_token(set.label), " ", resonance, " ", set.reverse ? "1" : "0"});
-      for (double a : set.a) put({" ", format_double(a)});
+      for (double a : set.a) put({" ", format_number_17g(a)});
       put({"\n"});
     }
   }

@@ -3,6 +3,9 @@
 #include <array>
 #include <cctype>
 #include <stdexcept>
+#include <string>
+
+#include "common/numbers.hpp"
 
 namespace zoneode {
 
@@ -51,7 +54,7 @@ bool parse_nuclide_name(std::string_view name, int& Z, int& A) {
     if (element_symbols[k] == symbol) z = k;
   }
   if (z < 0) return false;
-  const int a = std::stoi(std::string(digits));
+  const int a = static_cast<int>(*parse_whole_integer(digits));  // 1 to 3 digits, checked above
   if (a < z) return false;
   // REACLIB spells the hydrogen isotopes p, d, t; "h1" etc. would give a second name for them.
   if (z == 1) return false;

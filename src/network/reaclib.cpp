@@ -6,21 +6,20 @@
 // ("-7.4e-02-7.9e-03"), so everything is cut by column, never split on whitespace.
 #include "network/reaclib.hpp"
 
-#include "network/nuclides.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
+
+#include "common/numbers.hpp"
+#include "network/nuclides.hpp"
 
 namespace zoneode {
 
@@ -52,14 +51,11 @@ std::string_view columns(std::string_view line, std::size_t first, std::size_t l
   throw std::runtime_error(source + ":" + std::to_string(line) + ": " + what);
 }
 
-// The whole (trimmed) field must be one finite number: strtod alone would accept "1.0abc".
+// The whole (trimmed) field must be one finite number: "1.0abc" is not one.
 bool parse_number(std::string_view field, double& value) {
-  const std::string text(trim(field));
-  if (text.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size() && std::isfinite(value);
+  const std::optional<double> number = parse_whole_number(trim(field));
+  if (number) value = *number;
+  return number.has_value();
 }
 
 struct ChapterShape {
@@ -96,14 +92,14 @@ struct ParsedSet {
 
 int parse_chapter(std::string_view line, const std::string& source, int line_number) {
   const std::string text(trim(line));
-  int chapter = 0;
-  bool digits = !text.empty() && text.size() <= 2;
-  for (char c : text) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-  if (digits) chapter = std::stoi(text);
-  if (!digits || chapter < 1 || chapter > 11) {
+  // One or two digits, as the format has them ("+7" or "011" are not chapter lines).
+  const bool digits = !text.empty() && text.size() <= 2 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  const std::optional<std::int64_t> number = digits ? parse_whole_integer(text) : std::nullopt;
+  if (!number || *number < 1 || *number > 11) {
     fail(source, line_number, "chapter line '" + text + "' is not a chapter number, expected an integer 1 to 11");
   }
-  return chapter;
+  return static_cast<int>(*number);
 }
 
 void parse_header(std::string_view line, const std::string& source, int n, ParsedSet& set) {
@@ -272,10 +268,9 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
     for (const auto& set : sets) {
       const auto [it, inserted] = first_of_group.emplace(key_of(set), &set);
       if (!inserted && !same_q(it->second->Q_MeV, set.Q_MeV)) {
-        char text[128];
-        std::snprintf(text, sizeof text, "Q value %.6e MeV differs from %.6e MeV at line %d", set.Q_MeV,
-                      it->second->Q_MeV, it->second->line + 1);
-        fail(source, set.line + 1, std::string(text) + " (same reaction), expected one Q value for all sets of a reaction");
+        const std::string text = "Q value " + format_number(set.Q_MeV) + " MeV differs from " +
+                                 format_number(it->second->Q_MeV) + " MeV at line " + std::to_string(it->second->line + 1);
+        fail(source, set.line + 1, text + " (same reaction), expected one Q value for all sets of a reaction");
       }
     }
   }

@@ -1,6 +1,10 @@
 #include "zones/zones.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <stdexcept>
+#include <string>
 
 #include "common/splitmix64.hpp"
 #include "deck/yaml_schema.hpp"
@@ -17,15 +21,41 @@ double counter_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t i
   return static_cast<double>(bits >> 11) * 0x1.0p-53;
 }
 
+std::string_view field_profile_name(FieldProfileKind kind) {
+  switch (kind) {  // no default: the compiler names a profile left out
+    case FieldProfileKind::constant: return "constant";
+    case FieldProfileKind::linear: return "linear";
+    case FieldProfileKind::log: return "log";
+    case FieldProfileKind::random: return "random";
+    case FieldProfileKind::log_random: return "log_random";
+  }
+  throw std::invalid_argument("field_profile_name: " + std::to_string(static_cast<int>(kind)) + " is no FieldProfileKind");
+}
+
+FieldProfile::FieldProfile(std::string_view kind_name, double value, double min, double max)
+    : value(value), min(min), max(max) {
+  const auto* found = std::find_if(std::begin(field_profile_kinds), std::end(field_profile_kinds),
+                                   [&](FieldProfileKind k) { return field_profile_name(k) == kind_name; });
+  if (found == std::end(field_profile_kinds))
+    throw std::invalid_argument("no field profile '" + std::string(kind_name) + "'");
+  kind = *found;
+}
+
 double profile_value(const FieldProfile& field, std::uint64_t seed, std::uint64_t stream, std::int64_t index,
                      std::int64_t count) {
   const double along = count > 1 ? static_cast<double>(index) / static_cast<double>(count - 1) : 0.0;
-  if (field.profile == "constant") return field.value;
-  if (field.profile == "linear") return field.min + (field.max - field.min) * along;
-  if (field.profile == "log") return std::exp(std::log(field.min) + (std::log(field.max) - std::log(field.min)) * along);
-  const double u = counter_uniform(seed, stream, static_cast<std::uint64_t>(index));
-  if (field.profile == "random") return field.min + (field.max - field.min) * u;
-  return std::exp(std::log(field.min) + (std::log(field.max) - std::log(field.min)) * u);  // log_random
+  const auto log_between = [&](double fraction) {
+    return std::exp(std::log(field.min) + (std::log(field.max) - std::log(field.min)) * fraction);
+  };
+  const auto uniform = [&] { return counter_uniform(seed, stream, static_cast<std::uint64_t>(index)); };
+  switch (field.kind) {  // no default: the compiler names a profile left out
+    case FieldProfileKind::constant: return field.value;
+    case FieldProfileKind::linear: return field.min + (field.max - field.min) * along;
+    case FieldProfileKind::log: return log_between(along);
+    case FieldProfileKind::random: return field.min + (field.max - field.min) * uniform();
+    case FieldProfileKind::log_random: return log_between(uniform());
+  }
+  throw std::invalid_argument("profile_value: " + std::to_string(static_cast<int>(field.kind)) + " is no FieldProfileKind");
 }
 
 ZoneBuilder::ZoneBuilder(const ZonesDeck& zones, const Network& network) : zones_(zones) {

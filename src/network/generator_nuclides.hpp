@@ -1,0 +1,17 @@
+// The generator's species: particle-bound nuclides in a band around the valley of beta stability.
+#pragma once
+
+#include <vector>
+
+namespace zoneode::generator_detail {
+
+struct Nuclide {
+  int Z;
+  int A;
+};
+
+// `count` nuclides: n, p, he4, then the rest by Z, then A. Throws std::invalid_argument for
+// count < 3 or more than fit up to Z = 118.
+std::vector<Nuclide> select_nuclides(int count);
+
+}  // namespace zoneode::generator_detail
