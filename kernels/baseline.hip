@@ -12,7 +12,7 @@ namespace {
 
 constexpr int baseline_block = 256;
 
-__global__ void __launch_bounds__(baseline_block) baseline_kernel(KernelArgs args) {
+__global__ void ZONEODE_BLOCK_SIZE(baseline_block) baseline_kernel(KernelArgs args) {
   __shared__ double scratch[BlockTeam<baseline_block, Reduction::tree>::scratch_doubles];
   run_zones<baseline_block, Reduction::tree, 1>(args, false, false, nullptr, scratch);
 }

@@ -70,6 +70,16 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
 #endif
 
+// The block size a kernel is always launched with. hipcc needs it: without it gfx90a code is
+// compiled for 1024-thread blocks (at most 128 VGPRs). nvcc 13 reads a bare __launch_bounds__(256)
+// as a cue to cap registers at 64 (lds: 64 registers and 52 B of spills, against 88 and none
+// without; kernels/EXPERIMENTS.md), so on CUDA the bound is left out.
+#if defined(__CUDACC__)
+#define ZONEODE_BLOCK_SIZE(threads)
+#else
+#define ZONEODE_BLOCK_SIZE(threads) __launch_bounds__(threads)
+#endif
+
 namespace zoneode::gpu {
 
 #if defined(__CUDACC__)
