@@ -14,7 +14,7 @@ constexpr int baseline_block = 256;
 
 __global__ void ZONEODE_BLOCK_SIZE(baseline_block) baseline_kernel(KernelArgs args) {
   __shared__ double scratch[BlockTeam<baseline_block, Reduction::tree>::scratch_doubles];
-  run_zones<baseline_block, Reduction::tree, 1>(args, false, false, nullptr, scratch);
+  run_zones<baseline_block, Reduction::tree, 1, false>(args, false, false, nullptr, scratch);
 }
 
 LaunchPlan plan(const LaunchContext& context) {

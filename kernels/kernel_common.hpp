@@ -2,6 +2,7 @@
 // the step block and a zone's arrays in LDS, and the launch helpers.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "gpu_runtime.hpp"
@@ -33,8 +34,9 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 }
 
 // The persistent-block kernel body: stage what the plan says, then take zones from the counter
-// until none is left. `shared` is the dynamic shared memory, `scratch` the team's.
-template <int BLOCK, Reduction REDUCTION, int GROUP>
+// until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
+// `shared` is the dynamic shared memory, `scratch` the team's.
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
@@ -57,6 +59,7 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
   double* flux = rate_factor + R;
   double* y_full = flux + R;
   double* y_half = y_full + S;
+  double* chunk_sum = y_half + S;
   team.sync();
   for (;;) {
     if (team.rank() == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
@@ -71,8 +74,15 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
       team.sync();
       Y = Y_local;
     }
-    integrate_zone_team<GROUP>(team, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y, rate_factor,
-                               flux, y_full, y_half, a.results + zone);
+    if constexpr (GROUP == 0) {
+      const ChunkSums sums{a.chunk_start, a.creation_chunks, a.destruction_chunks, a.chunks,
+                           net.creation_offsets[S], chunk_sum};
+      integrate_zone_team<FUSED_YE>(team, sums, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+                                    rate_factor, flux, y_full, y_half, a.results + zone);
+    } else {
+      integrate_zone_team<FUSED_YE>(team, LaneGroupSums<GROUP>{}, a.rates, net, a.settings, a.temperature[zone],
+                                    a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
+    }
     if (stage_zone) {
       for (int i = team.rank(); i < S; i += BLOCK) Y_global[i] = Y_local[i];
       team.sync();
@@ -87,9 +97,9 @@ template <typename Kernel>
 LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
   LaunchPlan plan;
   plan.block = block;
-  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count);
+  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
   const std::size_t network_bytes = (c.step_block_bytes + 7) / 8 * 8;
-  const std::size_t static_bytes = 5 * block * sizeof(double) + 64;  // the team's scratch and the zone slot
+  const std::size_t static_bytes = 6 * block * sizeof(double) + 64;  // the team's scratch and the zone slot
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
   if (allow_zone && allow_network && zone_bytes + network_bytes <= room) {
     plan.stage_network = plan.stage_zone = true;
@@ -98,7 +108,7 @@ LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, boo
     plan.stage_zone = true;
     plan.shared_bytes = zone_bytes;
   }
-  plan.workspace_doubles = plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count);
+  plan.workspace_doubles = plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
   (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel), gpuFuncAttributeMaxDynamicSharedMemorySize,
                       static_cast<int>(plan.shared_bytes));
   int per_multiprocessor = 0;

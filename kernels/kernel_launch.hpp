@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "integrators/settings.hpp"
 #include "network/views.hpp"
@@ -26,7 +27,23 @@ struct KernelArgs {
   double* workspace = nullptr;          // [block][workspace_doubles] for arrays kept in global memory
   std::int64_t workspace_doubles = 0;   // per block
   unsigned long long* next_zone = nullptr;  // zone counter: blocks take zones as they finish (0 at launch)
+  // final: the F+/F- terms in balanced chunks (kernels/final.hip, TermChunks)
+  const std::int32_t* chunk_start = nullptr;         // [chunks + 1]
+  const std::int32_t* creation_chunks = nullptr;     // [species + 1]
+  const std::int32_t* destruction_chunks = nullptr;  // [species + 1]
+  int chunks = 0;
 };
+
+// The F+ and F- term lists end to end (destruction terms after the creation terms), cut at every
+// species boundary and into pieces of at most chunk_terms terms (host side, for final).
+struct TermChunks {
+  std::vector<std::int32_t> start;               // [chunks + 1]
+  std::vector<std::int32_t> creation_chunks;     // [species + 1]
+  std::vector<std::int32_t> destruction_chunks;  // [species + 1]
+  int chunks() const { return static_cast<int>(start.size()) - 1; }
+};
+TermChunks make_term_chunks(const std::int32_t* creation_offsets, const std::int32_t* destruction_offsets,
+                            int species, int chunk_terms);
 
 // What the device and the network are, for a variant to plan its launch.
 struct LaunchContext {
@@ -36,6 +53,7 @@ struct LaunchContext {
   int reaction_count = 0;
   std::int64_t step_block_bytes = 0;
   std::int64_t zones = 0;               // in the batch
+  int chunks = 0;                       // final: term chunks (their sums live in LDS)
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
@@ -46,6 +64,7 @@ struct LaunchPlan {
   std::int64_t workspace_doubles = 0;   // per block, in global memory
   bool stage_network = false;           // step block in LDS
   bool stage_zone = false;              // the zone's arrays (Y, rate factors, fluxes, proposals) in LDS
+  int group = 1;                        // lanes per species (0: balanced term chunks)
   std::string describe() const;
 };
 
@@ -53,7 +72,16 @@ struct VariantOps {
   const char* name;
   LaunchPlan (*plan)(const LaunchContext& context);
   void (*launch)(const LaunchPlan& plan, const KernelArgs& args);
+  // Threads the term chunks are cut for (final), 0 when the variant uses no chunks.
+  int (*chunk_threads)() = nullptr;
 };
+
+// "BLOCKxGROUP" from ZONEODE_KERNEL_CONFIG (tuned, final: the sweep sets it), else the defaults.
+struct KernelConfig {
+  int block;
+  int group;
+};
+KernelConfig kernel_config(KernelConfig defaults);
 
 // The variants compiled into this binary (ZONEODE_KERNEL); null when the variant is not built.
 const VariantOps* baseline_variant();
@@ -62,9 +90,10 @@ const VariantOps* wave_variant();
 const VariantOps* tuned_variant();
 const VariantOps* final_variant();
 
-// Doubles per zone of the arrays integrate_zone_team uses: Y, rate factors, fluxes, two proposals.
-inline std::int64_t zone_array_doubles(int species, int reactions) {
-  return 3 * static_cast<std::int64_t>(species) + 2 * static_cast<std::int64_t>(reactions);
+// Doubles per zone of the arrays integrate_zone_team uses: Y, rate factors, fluxes, two proposals,
+// and the chunk sums of final.
+inline std::int64_t zone_array_doubles(int species, int reactions, int chunks = 0) {
+  return 3 * static_cast<std::int64_t>(species) + 2 * static_cast<std::int64_t>(reactions) + chunks;
 }
 
 }  // namespace zoneode::gpu

@@ -19,7 +19,7 @@ constexpr int lds_block = 256;
 __global__ void ZONEODE_BLOCK_SIZE(lds_block) lds_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<lds_block, Reduction::tree>::scratch_doubles];
-  run_zones<lds_block, Reduction::tree, 1>(args, stage_network, stage_zone, shared, scratch);
+  run_zones<lds_block, Reduction::tree, 1, false>(args, stage_network, stage_zone, shared, scratch);
 }
 
 LaunchPlan plan(const LaunchContext& context) { return plan_persistent(lds_kernel, lds_block, context, true, true); }

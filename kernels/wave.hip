@@ -17,7 +17,7 @@ constexpr int lanes_per_species = 8;
 __global__ void ZONEODE_BLOCK_SIZE(wave_block) wave_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<wave_block, Reduction::wave>::scratch_doubles];
-  run_zones<wave_block, Reduction::wave, lanes_per_species>(args, stage_network, stage_zone, shared, scratch);
+  run_zones<wave_block, Reduction::wave, lanes_per_species, false>(args, stage_network, stage_zone, shared, scratch);
 }
 
 LaunchPlan plan(const LaunchContext& context) { return plan_persistent(wave_kernel, wave_block, context, true, true); }

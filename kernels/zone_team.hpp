@@ -33,7 +33,7 @@ struct BlockTeam {
   static_assert(BLOCK % wave_size == 0 && (BLOCK & (BLOCK - 1)) == 0, "BLOCK: a power of two, whole waves");
   static constexpr int size = BLOCK;
   static constexpr int waves = BLOCK / wave_size;
-  static constexpr int scratch_doubles = 5 * BLOCK;
+  static constexpr int scratch_doubles = 6 * BLOCK;  // up to six values reduced at once
   double* scratch;
 
   __device__ int rank() const { return static_cast<int>(threadIdx.x); }
@@ -91,46 +91,88 @@ struct BlockTeam {
   }
 };
 
-// F+ and F- of species i by GROUP lanes (lane < GROUP): each lane sums every GROUP-th term in
-// CSR order, then the group adds its lanes; lane 0 holds the result. GROUP 1 is the CPU's order.
-template <int GROUP, typename Fluxes>
-__device__ inline void group_species_sums(const StepView& net, int i, int lane, bool active, const Fluxes& flux,
-                                          double& fplus, double& fminus) {
-  fplus = 0.0;
-  fminus = 0.0;
-  if (active) {
-    for (int k = net.creation_offsets[i] + lane; k < net.creation_offsets[i + 1]; k += GROUP)
-      fplus += flux_term(net.creation_reaction, net.creation_factor, k, flux);
-    for (int k = net.destruction_offsets[i] + lane; k < net.destruction_offsets[i + 1]; k += GROUP)
-      fminus += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+// How a team computes every species' F+ and F-: a policy with
+//     for_each_species(team, net, flux, body)
+// that calls body(i, fplus, fminus) once per species, on one thread (the species' owner), and
+// leaves the others out. Every thread of the team must call it.
+
+// GROUP lanes per species (GROUP 1: a thread per species, the CPU's order): each lane sums every
+// GROUP-th term of the species' CSR lists, then the group adds its lanes by shuffles. Every lane
+// of a wave runs the same number of rounds, since shuffles need the whole wave.
+template <int GROUP>
+struct LaneGroupSums {
+  template <typename Team, typename Fluxes, typename Body>
+  __device__ void for_each_species(const Team& team, const StepView& net, const Fluxes& flux, Body&& body) const {
+    constexpr int groups = Team::size / GROUP;
+    const int group = team.rank() / GROUP, lane = team.rank() % GROUP;
+    for (int base = 0; base < net.species_count; base += groups) {
+      const int i = base + group;
+      const bool active = i < net.species_count;
+      double fplus = 0.0, fminus = 0.0;
+      if (active) {
+        for (int k = net.creation_offsets[i] + lane; k < net.creation_offsets[i + 1]; k += GROUP)
+          fplus += flux_term(net.creation_reaction, net.creation_factor, k, flux);
+        for (int k = net.destruction_offsets[i] + lane; k < net.destruction_offsets[i + 1]; k += GROUP)
+          fminus += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+      }
+      if constexpr (GROUP > 1) {
+        fplus = lane_group_sum<GROUP>(fplus);
+        fminus = lane_group_sum<GROUP>(fminus);
+      }
+      if (active && lane == 0) body(i, fplus, fminus);
+    }
   }
-  if constexpr (GROUP > 1) {
-    fplus = lane_group_sum<GROUP>(fplus);
-    fminus = lane_group_sum<GROUP>(fminus);
+};
+
+// Balanced chunks (final): the F+ and F- term lists, end to end (creation terms k < creation
+// count, then destruction terms), are cut into chunks of at most a few consecutive terms of one
+// species' list, about one chunk per thread (kernels/final.hip builds them on the host). Each
+// thread sums its chunks into LDS; after a barrier each species adds its few chunks in order. A
+// species with 686 terms (s150's neutron) no longer holds its whole block back.
+struct ChunkSums {
+  const std::int32_t* chunk_start;        // [chunks + 1]: chunk c is terms [start[c], start[c+1])
+  const std::int32_t* creation_chunks;    // [species + 1]: species i's F+ chunks
+  const std::int32_t* destruction_chunks; // [species + 1]: its F- chunks
+  int chunks;
+  int creation_terms;
+  double* chunk_sum;                      // LDS, [chunks]
+
+  template <typename Team, typename Fluxes, typename Body>
+  __device__ void for_each_species(const Team& team, const StepView& net, const Fluxes& flux, Body&& body) const {
+    for (int c = team.rank(); c < chunks; c += Team::size) {
+      double sum = 0.0;
+      const int begin = chunk_start[c], end = chunk_start[c + 1];
+      if (begin < creation_terms) {
+        for (int k = begin; k < end; ++k) sum += flux_term(net.creation_reaction, net.creation_factor, k, flux);
+      } else {
+        for (int k = begin - creation_terms; k < end - creation_terms; ++k)
+          sum += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+      }
+      chunk_sum[c] = sum;
+    }
+    team.sync();
+    for (int i = team.rank(); i < net.species_count; i += Team::size) {
+      double fplus = 0.0, fminus = 0.0;
+      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[c];
+      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[c];
+      body(i, fplus, fminus);
+    }
   }
+};
+
+// This thread's part of Ye = sum Z_i Y_i, over the species it owns in strided order.
+template <typename Team, typename Abundances>
+__device__ inline double electron_fraction_part(const Team& team, const StepView& net, const Abundances& Y) {
+  double part = 0.0;
+  for (int i = team.rank(); i < net.species_count; i += Team::size) part += net.species_Z[i] * Y[i];
+  return part;
 }
 
-// Runs body(i, owner) for every species, GROUP lanes per species; every lane of a wave runs the
-// same number of iterations (shuffles need the whole wave), `owner` is true for the lane that
-// holds the group's result of an existing species.
-template <int GROUP, typename Team, typename Body>
-__device__ inline void for_each_species(const Team& team, int species_count, Body&& body) {
-  constexpr int groups = Team::size / GROUP;
-  const int group = team.rank() / GROUP, lane = team.rank() % GROUP;
-  for (int base = 0; base < species_count; base += groups) {
-    const int i = base + group;
-    body(i < species_count ? i : 0, lane, i < species_count);
-  }
-}
-
-// Fluxes of every reaction at abundances Y (threads over reactions); returns this thread's part
-// of sum flux Q. Ends with a barrier: flux is complete on return.
+// Fluxes of every reaction at abundances Y with electron fraction ye (threads over reactions);
+// returns this thread's part of sum flux Q. Ends with a barrier: flux is complete on return.
 template <typename Team, typename Abundances, typename Array>
 __device__ inline double team_fluxes(const Team& team, const StepView& net, const Array& rate_factor,
-                                     const Abundances& Y, Array flux) {
-  double ye_part = 0.0;
-  for (int i = team.rank(); i < net.species_count; i += Team::size) ye_part += net.species_Z[i] * Y[i];
-  const double ye = team.sum(ye_part);
+                                     const Abundances& Y, double ye, Array flux) {
   double release = 0.0;
   for (int r = team.rank(); r < net.reaction_count; r += Team::size) {
     flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye);
@@ -142,11 +184,14 @@ __device__ inline double team_fluxes(const Team& team, const StepView& net, cons
 
 // Integrates one zone like integrate_zone(), with the team. Y, rate_factor, flux, y_full and
 // y_half may live in global memory or LDS; every thread of the team must call this.
-template <int GROUP, typename Team, typename Array>
-__device__ inline void integrate_zone_team(const Team& team, const RateView& rates, const StepView& net,
-                                           const IntegratorSettings& settings, double T9, double rho, Array Y,
-                                           Array rate_factor, Array flux, Array y_full, Array y_half,
-                                           ZoneResult* result) {
+// FUSED_YE: the electron fraction of a proposed state is reduced with the attempt's other sums
+// (one reduction per geometric step instead of two) and reused as the next step's Ye when the
+// state is accepted unscaled; otherwise Ye is reduced on its own before each flux evaluation.
+template <bool FUSED_YE, typename Sums, typename Team, typename Array>
+__device__ inline void integrate_zone_team(const Team& team, const Sums& sums, const RateView& rates,
+                                           const StepView& net, const IntegratorSettings& settings, double T9,
+                                           double rho, Array Y, Array rate_factor, Array flux, Array y_full,
+                                           Array y_half, ZoneResult* result) {
   const int S = net.species_count;
   const double floor = settings.abundance_floor;
   double initial[2] = {0.0, 0.0};  // mass (a sum), non-finite (a max)
@@ -162,58 +207,57 @@ __device__ inline void integrate_zone_team(const Team& team, const RateView& rat
   }
   team.sync();
   const bool adaptive = settings.schedule == StepSchedule::adaptive;
+  bool ye_known = false;  // FUSED_YE: ye holds Ye of the current Y
+  double ye = 0.0;
   while (control.begin_attempt()) {
     const double step = control.step();
     AttemptPartials part;
-    part.release_start = team_fluxes(team, net, rate_factor, Y, flux);
+    double ye_part = 0.0;  // FUSED_YE: Ye of the proposed state
+    if (!(FUSED_YE && ye_known)) ye = team.sum(electron_fraction_part(team, net, Y));
+    part.release_start = team_fluxes(team, net, rate_factor, Y, ye, flux);
     if (!adaptive) {
-      for_each_species<GROUP>(team, S, [&](int i, int lane, bool active) {
-        double fplus, fminus;
-        group_species_sums<GROUP>(net, i, lane, active, flux, fplus, fminus);
-        if (active && lane == 0) {
-          const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
-          y_full[i] = y;
-          part.mass += net.species_A[i] * y;
-          if (!is_finite(y)) part.non_finite = 1.0;
-        }
+      sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
+        const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
+        y_full[i] = y;
+        part.mass += net.species_A[i] * y;
+        if constexpr (FUSED_YE) ye_part += net.species_Z[i] * y;
+        if (!is_finite(y)) part.non_finite = 1.0;
       });
     } else {
       // One full step and the first half step share the fluxes at Y.
-      for_each_species<GROUP>(team, S, [&](int i, int lane, bool active) {
-        double fplus, fminus;
-        group_species_sums<GROUP>(net, i, lane, active, flux, fplus, fminus);
-        if (active && lane == 0) {
-          y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
-          y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
-        }
+      sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
+        y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
+        y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
       });
       team.sync();
-      part.release_mid = team_fluxes(team, net, rate_factor, y_half, flux);
-      for_each_species<GROUP>(team, S, [&](int i, int lane, bool active) {
-        double fplus, fminus;
-        group_species_sums<GROUP>(net, i, lane, active, flux, fplus, fminus);
-        if (active && lane == 0) {
-          const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
-          y_half[i] = y;
-          part.error = combine_error(part.error, scaled_local_error(settings, Y[i], y, y_full[i]));
-          part.mass += net.species_A[i] * y;
-          if (!is_finite(y)) part.non_finite = 1.0;
-        }
+      const double ye_half = team.sum(electron_fraction_part(team, net, y_half));
+      part.release_mid = team_fluxes(team, net, rate_factor, y_half, ye_half, flux);
+      sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
+        const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
+        y_half[i] = y;
+        part.error = combine_error(part.error, scaled_local_error(settings, Y[i], y, y_full[i]));
+        part.mass += net.species_A[i] * y;
+        if constexpr (FUSED_YE) ye_part += net.species_Z[i] * y;
+        if (!is_finite(y)) part.non_finite = 1.0;
       });
     }
-    double v[5] = {part.mass, part.release_start, part.release_mid, part.error, part.non_finite};
-    team.template reduce<3>(v);  // three sums, two maxima
+    double v[6] = {part.mass, part.release_start, part.release_mid, ye_part, part.error, part.non_finite};
+    team.template reduce<FUSED_YE ? 4 : 3>(v);  // sums, then maxima (slot 3 is unused, 0, unless fused)
     AttemptReductions reductions;
     reductions.mass = v[0];
     reductions.release_rate_start = v[1];
     reductions.release_rate_mid = v[2];
-    reductions.error_norm = v[3];
-    reductions.finite = v[4] == 0.0;
+    reductions.error_norm = v[4];
+    reductions.finite = v[5] == 0.0;
     // Every thread runs the same controller on the same reduced values: no broadcast needed.
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
       Array proposed = adaptive ? y_half : y_full;
       for (int i = team.rank(); i < S; i += Team::size) Y[i] = proposed[i] * scale;
+      if constexpr (FUSED_YE) {
+        ye = v[3];
+        ye_known = scale == 1.0;  // a renormalised state is summed again
+      }
     }
     team.sync();
   }

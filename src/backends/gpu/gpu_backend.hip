@@ -8,6 +8,7 @@
 #include "backends/gpu/gpu_backend.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -106,6 +107,22 @@ class GpuBackend final : public Backend {
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
     ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
+    if (ops_->chunk_threads) {
+      const std::int64_t terms = network.flux_terms();
+      const int threads = ops_->chunk_threads();
+      const int chunk_terms = static_cast<int>(std::max<std::int64_t>(1, (terms + threads - 1) / threads));
+      const gpu::TermChunks chunks = gpu::make_term_chunks(network.creation_offsets.data(),
+                                                           network.destruction_offsets.data(),
+                                                           network.species_count(), chunk_terms);
+      upload_ints(chunk_start_, chunks.start);
+      upload_ints(creation_chunks_, chunks.creation_chunks);
+      upload_ints(destruction_chunks_, chunks.destruction_chunks);
+      args_.chunk_start = chunk_start_.data();
+      args_.creation_chunks = creation_chunks_.data();
+      args_.destruction_chunks = destruction_chunks_.data();
+      args_.chunks = chunks.chunks();
+      context_.chunks = chunks.chunks();
+    }
     // The plan for a full batch, for the run header; each batch plans again for its size.
     context_.zones = max_batch_zones();
     plan_ = ops_->plan(context_);
@@ -166,6 +183,11 @@ class GpuBackend final : public Backend {
     }
   }
 
+  static void upload_ints(DeviceArray<std::int32_t>& to, const std::vector<std::int32_t>& from) {
+    to.resize(from.size());
+    ZONEODE_GPU_CHECK(gpuMemcpy(to.data(), from.data(), from.size() * sizeof(std::int32_t), gpuMemcpyHostToDevice));
+  }
+
   ~GpuBackend() override {
     if (next_zone_) (void)gpuFree(next_zone_);
   }
@@ -182,6 +204,7 @@ class GpuBackend final : public Backend {
   DeviceArray<std::byte> rate_block_, step_block_;
   DeviceArray<double> temperature_, density_, abundances_, workspace_;
   DeviceArray<ZoneResult> results_;
+  DeviceArray<std::int32_t> chunk_start_, creation_chunks_, destruction_chunks_;
   unsigned long long* next_zone_ = nullptr;
   std::int64_t zones_ = 0;
 };
@@ -194,11 +217,40 @@ std::unique_ptr<Backend> make_gpu_backend(const BackendSelection& selection, con
 
 namespace gpu {
 
+TermChunks make_term_chunks(const std::int32_t* creation_offsets, const std::int32_t* destruction_offsets,
+                            int species, int chunk_terms) {
+  TermChunks chunks;
+  chunks.start.push_back(0);
+  const std::int32_t creation_terms = creation_offsets[species];
+  auto cut = [&](const std::int32_t* offsets, std::int32_t shift, std::vector<std::int32_t>& per_species) {
+    for (int i = 0; i < species; ++i) {
+      per_species.push_back(chunks.chunks());
+      for (std::int32_t k = offsets[i]; k < offsets[i + 1]; k += chunk_terms)
+        chunks.start.push_back(shift + std::min<std::int32_t>(k + chunk_terms, offsets[i + 1]));
+    }
+    per_species.push_back(chunks.chunks());
+  };
+  cut(creation_offsets, 0, chunks.creation_chunks);
+  cut(destruction_offsets, creation_terms, chunks.destruction_chunks);
+  return chunks;
+}
+
+KernelConfig kernel_config(KernelConfig defaults) {
+  const char* text = std::getenv("ZONEODE_KERNEL_CONFIG");
+  if (!text || !*text) return defaults;
+  KernelConfig config{};
+  char x = 0, rest = 0;
+  if (std::sscanf(text, "%d%c%d%c", &config.block, &x, &config.group, &rest) != 3 || x != 'x')
+    throw std::invalid_argument(std::string("ZONEODE_KERNEL_CONFIG='") + text + "': expected BLOCKxGROUP, e.g. 256x8");
+  return config;
+}
+
 std::string LaunchPlan::describe() const {
   const char* placement = stage_network ? "network and zone arrays in LDS"
                           : stage_zone  ? "zone arrays in LDS, network in global memory"
                                         : "everything in global memory";
-  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads, " +
+  const std::string sums = group == 0 ? "balanced term chunks" : std::to_string(group) + " lane(s) per species";
+  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads, " + sums + ", " +
          std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement;
 }
 
