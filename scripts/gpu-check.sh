@@ -72,7 +72,7 @@ while read -r deck zones gpu_zones extra; do
   done
 done <<'DECKS'
 quick 2048 65536
-s150 1024 65536 --set integrator.end_time=1e-3
+s150 1024 16384
 default 1024 16384
 DECKS
 # The adaptive schedule (default deck as shipped): accept/reject may flip on last-bit differences.
