@@ -10,14 +10,14 @@
 // - The electron fraction of a proposed state is reduced together with the step's mass, energy
 //   and error (one block reduction per geometric step instead of two), and reused by the next
 //   step when the state is accepted unscaled.
-// Same LDS staging and wave reductions as tuned. Block size from ZONEODE_KERNEL_CONFIG=BLOCKx0
-// for sweeps; default 256.
+// Same LDS staging and wave reductions as tuned. Block size and launch bound from
+// ZONEODE_KERNEL_CONFIG=BLOCKx0[xMIN_BLOCKS] for sweeps; the default is the sweep's choice.
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
 namespace {
 
-constexpr KernelConfig final_default{256, 0};
+constexpr KernelConfig final_default{256, 0, 0};
 
 template <int BLOCK>
 __global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
@@ -26,28 +26,39 @@ __global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args, bool sta
   run_zones<BLOCK, Reduction::wave, 0, true>(args, stage_network, stage_zone, shared, scratch);
 }
 
+template <int BLOCK, int MIN_BLOCKS>
+__global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelArgs args, bool stage_network,
+                                                                        bool stage_zone) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::wave>::scratch_doubles];
+  run_zones<BLOCK, Reduction::wave, 0, true>(args, stage_network, stage_zone, shared, scratch);
+}
+
 template <typename Visit>
-bool with_kernel(int block, Visit&& visit) {
-  if (block == 128) return visit(final_kernel<128>), true;
-  if (block == 256) return visit(final_kernel<256>), true;
-  if (block == 512) return visit(final_kernel<512>), true;
+bool with_kernel(const KernelConfig& c, Visit&& visit) {
+#define ZONEODE_FINAL(B)                                                                               \
+  if (c.block == B && c.min_blocks == 0) return visit(final_kernel<B>), true;                         \
+  if (c.block == B && c.min_blocks == 65536 / 64 / B) return visit(final_bounded_kernel<B, 65536 / 64 / B>), true;
+  ZONEODE_FINAL(128) ZONEODE_FINAL(256) ZONEODE_FINAL(512)
+#undef ZONEODE_FINAL
   return false;
 }
 
 int chunk_threads() { return kernel_config(final_default).block; }
 
 LaunchPlan plan(const LaunchContext& context) {
-  const int block = chunk_threads();
+  const KernelConfig config = kernel_config(final_default);
   LaunchPlan result;
-  if (!with_kernel(block, [&](auto kernel) { result = plan_persistent(kernel, block, context, true, true); }))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no block of " + std::to_string(block) +
-                                " (128, 256, 512)");
+  if (!with_kernel(config, [&](auto kernel) { result = plan_persistent(kernel, config.block, context, true, true); }))
+    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
+                                std::to_string(config.min_blocks) + " (blocks 128, 256, 512; min blocks 0 or 65536 / 64 / block)");
   result.group = 0;
+  result.min_blocks = config.min_blocks;
   return result;
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  with_kernel(plan.block, [&](auto kernel) {
+  with_kernel({plan.block, 0, plan.min_blocks}, [&](auto kernel) {
     kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
   });
 }

@@ -74,10 +74,14 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 // compiled for 1024-thread blocks (at most 128 VGPRs). nvcc 13 reads a bare __launch_bounds__(256)
 // as a cue to cap registers at 64 (lds: 64 registers and 52 B of spills, against 88 and none
 // without; kernels/EXPERIMENTS.md), so on CUDA the bound is left out.
+// ZONEODE_BOUNDED(threads, min_blocks) asks for min_blocks resident blocks per multiprocessor
+// (CUDA: caps the registers at 65536 / (threads * min_blocks)); on HIP it is the block size alone.
 #if defined(__CUDACC__)
 #define ZONEODE_BLOCK_SIZE(threads)
+#define ZONEODE_BOUNDED(threads, min_blocks) __launch_bounds__(threads, min_blocks)
 #else
 #define ZONEODE_BLOCK_SIZE(threads) __launch_bounds__(threads)
+#define ZONEODE_BOUNDED(threads, min_blocks) __launch_bounds__(threads)
 #endif
 
 namespace zoneode::gpu {

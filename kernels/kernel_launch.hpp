@@ -65,6 +65,7 @@ struct LaunchPlan {
   bool stage_network = false;           // step block in LDS
   bool stage_zone = false;              // the zone's arrays (Y, rate factors, fluxes, proposals) in LDS
   int group = 1;                        // lanes per species (0: balanced term chunks)
+  int min_blocks = 0;                   // launch bound: resident blocks per multiprocessor (0: none)
   std::string describe() const;
 };
 
@@ -76,10 +77,13 @@ struct VariantOps {
   int (*chunk_threads)() = nullptr;
 };
 
-// "BLOCKxGROUP" from ZONEODE_KERNEL_CONFIG (tuned, final: the sweep sets it), else the defaults.
+// "BLOCKxGROUPxMIN_BLOCKS" (or "BLOCKxGROUP") from ZONEODE_KERNEL_CONFIG (tuned, final: the
+// ladder's sweeps set it), else the defaults. min_blocks: the launch bound's minimum of resident
+// blocks per multiprocessor (CUDA), which caps registers; 0 for none.
 struct KernelConfig {
   int block;
   int group;
+  int min_blocks;
 };
 KernelConfig kernel_config(KernelConfig defaults);
 

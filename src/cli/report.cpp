@@ -1,5 +1,7 @@
 #include "cli/report.hpp"
 
+#include "network/work.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -35,6 +37,12 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
                 compact.step_block_bytes() / 1024.0);
   out << line;
   if (!per_species) return;
+  const StepWork work = count_step_work(compact);
+  std::snprintf(line, sizeof line,
+                "work per zone-step (geometric): %lld flops, %lld terms, %lld B on chip; per zone %lld B of device memory\n",
+                static_cast<long long>(work.flops), static_cast<long long>(work.terms),
+                static_cast<long long>(work.on_chip_bytes), static_cast<long long>(work.zone_hbm_bytes));
+  out << line;
   out << "  species    Z    A   F+ terms  F- terms\n";
   for (int i = 0; i < network.species_count(); ++i) {
     std::snprintf(line, sizeof line, "  %-8s %3d  %3d  %8d  %8d\n", network.species[i].name.c_str(),

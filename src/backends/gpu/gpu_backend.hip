@@ -238,10 +238,12 @@ TermChunks make_term_chunks(const std::int32_t* creation_offsets, const std::int
 KernelConfig kernel_config(KernelConfig defaults) {
   const char* text = std::getenv("ZONEODE_KERNEL_CONFIG");
   if (!text || !*text) return defaults;
-  KernelConfig config{};
-  char x = 0, rest = 0;
-  if (std::sscanf(text, "%d%c%d%c", &config.block, &x, &config.group, &rest) != 3 || x != 'x')
-    throw std::invalid_argument(std::string("ZONEODE_KERNEL_CONFIG='") + text + "': expected BLOCKxGROUP, e.g. 256x8");
+  KernelConfig config{0, 0, 0};
+  char x = 0, y = 0, rest = 0;
+  const int read = std::sscanf(text, "%d%c%d%c%d%c", &config.block, &x, &config.group, &y, &config.min_blocks, &rest);
+  if (!((read == 3 && x == 'x') || (read == 5 && x == 'x' && y == 'x')))
+    throw std::invalid_argument(std::string("ZONEODE_KERNEL_CONFIG='") + text +
+                                "': expected BLOCKxGROUP or BLOCKxGROUPxMIN_BLOCKS, e.g. 256x8 or 128x0x4");
   return config;
 }
 
@@ -250,7 +252,8 @@ std::string LaunchPlan::describe() const {
                           : stage_zone  ? "zone arrays in LDS, network in global memory"
                                         : "everything in global memory";
   const std::string sums = group == 0 ? "balanced term chunks" : std::to_string(group) + " lane(s) per species";
-  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads, " + sums + ", " +
+  const std::string bound = min_blocks > 0 ? ", launch bound " + std::to_string(min_blocks) + " blocks/SM" : "";
+  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound + ", " + sums + ", " +
          std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement;
 }
 
