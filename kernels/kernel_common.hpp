@@ -94,15 +94,15 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
 // Plans a persistent launch of `kernel` with BLOCK threads: stages what fits in the device's
 // shared memory (the step block if allowed and it fits with the zone arrays; else the zone
 // arrays alone; else nothing), and as many blocks as can be resident, at most one per zone.
-// ZONEODE_KERNEL_PLACEMENT=network|zone|global narrows what a staging variant may stage (for the
-// ladder's experiments): network (the default) allows both, zone the zone arrays only, global none.
+// ZONEODE_KERNEL_PLACEMENT=network|zone|global sets what a staging variant may stage (for the
+// ladder's experiments): network both, zone the zone arrays only, global none.
 template <typename Kernel>
 LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
   if (const char* placement = std::getenv("ZONEODE_KERNEL_PLACEMENT"); placement && *placement) {
     const std::string p = placement;
     if (p != "network" && p != "zone" && p != "global")
       throw std::invalid_argument("ZONEODE_KERNEL_PLACEMENT='" + p + "': expected network, zone or global");
-    allow_network = allow_network && p == "network";
+    allow_network = p == "network";
     allow_zone = allow_zone && p != "global";
   }
   LaunchPlan plan;

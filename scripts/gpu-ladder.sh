@@ -13,7 +13,7 @@ work=$(mktemp -d)
 build=${ZONEODE_BUILD_DIR:-build-gpu}
 cores=$(nproc)
 log() { echo "$*" | tee -a "$out/ladder.txt"; }
-log "== gpu-ladder $(date -u +%FT%TZ), commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), $cores host cores"
+log "== gpu-ladder $(date -u +%FT%TZ), commit ${ZONEODE_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}, $cores host cores"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee -a "$out/ladder.txt"
 cmake -S . -B "$build" -G Ninja -DZONEODE_GPU="${ZONEODE_GPU:-CUDA}" -DZONEODE_KERNEL=all -DZONEODE_HDF5=SERIAL \
   >"$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
@@ -28,7 +28,7 @@ log "== ceilings (zoneode-ceilings, medians of 5)"
 ceiling() { awk -v k="$1" '$1 == k {print $2}' "$work/ceilings.txt"; }
 fma=$(ceiling fp64_fma) lds=$(ceiling lds_read) term=$(ceiling inner_term)
 
-# s150, geometric: the study's size. Zones: 1024 compared with the CPU, 32768 timed.
+# s150, geometric: the study's size. Zones: 1024 compared with the CPU, 65536 timed.
 deck=(inputs/s150.yaml --quiet --force --set integrator.end_time=1e-5)
 "$zoneode" network info inputs/s150.yaml | grep "work per zone-step" | tee -a "$out/ladder.txt" >"$work/work.txt"
 read -r flops terms bytes < <(sed -E 's/.*: ([0-9]+) flops, ([0-9]+) terms, ([0-9]+) B on chip.*/\1 \2 \3/' "$work/work.txt")
@@ -53,7 +53,7 @@ for variant in $variants; do
     --json "$work/$variant-compare.json" >"$work/$variant-compare.txt" 2>&1 && verdict="" || verdict=" FAIL"
   max_rel=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('%.2e' % max(d.get('max_rel') or 0 for d in r['datasets'].values()))" "$work/$variant-compare.json" 2>/dev/null || echo n/a)
   for repeat in 1 2 3 4 5; do
-    "$zoneode" "${deck[@]}" --backend gpu --kernel "$variant" --set zones.count=32768 \
+    "$zoneode" "${deck[@]}" --backend gpu --kernel "$variant" --set zones.count=65536 \
       --summary "$work/$variant-$repeat.json" >"$work/$variant-$repeat.log" 2>&1 || true
     json "$work/$variant-$repeat.json" ns_per_zone_step
   done | median >"$work/ns"
@@ -95,11 +95,12 @@ sweep() {  # sweep VARIANT CONFIG PLACEMENT
   printf "%-6s %-9s %-8s %8.2f ns  %s\n" "$1" "$2" "$3" "$(json "$work/sweep.json" ns_per_zone_step)" \
     "$(grep -o 'rank 0 -> .*' "$work/sweep.log" | sed 's/.*CUDA, //')" >>"$out/sweeps.txt"
 }
-for config in 128x4x0 128x8x0 128x16x0 256x4x0 256x8x0 256x16x0 512x8x0 128x8x8 256x8x4 512x8x2; do sweep tuned $config network; done
-for config in 128x0x0 256x0x0 512x0x0 128x0x8 256x0x4 512x0x2; do
-  for placement in network zone global; do sweep final $config $placement; done
+# The first H200 sweep (kernels/results/h200-sweeps-run1.txt) chose tuned 512x8x2 and final
+# 128x0x0 with zone placement; these points check the neighbours of those choices.
+for config in 256x8x0 512x8x2 512x16x2 512x4x2; do sweep tuned $config network; done
+for config in 64x0x0 128x0x0 256x0x0 64x0x16; do
+  for placement in network zone; do sweep final $config $placement; done
 done
-for placement in zone global; do sweep lds 256x1x0 $placement; done
 cat "$out/sweeps.txt"
 
 log "== zone-count sweep (s150, end_time 1e-8: 463 steps per zone)"

@@ -18,13 +18,13 @@ trap 'rm -rf "$work"' EXIT
   echo "(\`--check\`). gfx90a: Debian's hipcc $(hipcc --version 2>/dev/null | sed -n 's/^HIP version: *//p' | head -1),"
   echo "\`-O3 -ffp-contract=off\`; occupancy in waves per SIMD (of 8). sm_90: nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), \`-O3 -fmad=false\`."
   echo "LDS / shared memory: static bytes per block; the dynamic part depends on the network (run header)."
-  echo "tuned and final: the instantiation they run by default (256 threads; tuned with 8 lanes per species)."
+  echo "tuned and final: the instantiation they run by default on NVIDIA (tuned 512 threads, 8 lanes, bound 2 blocks/SM; final 128 threads)."
   echo
   echo "| variant | gfx90a VGPRs | AGPRs | SGPRs | SGPR spills | VGPR spills | scratch B/lane | LDS B | occupancy | sm_90 registers | stack B | spill stores/loads B | shared B |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   # The instantiation each variant runs by default (tuned and final have several).
-  declare -A pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel [tuned]=tuned_kernelILi256ELi8E
-                   [final]=final_kernelILi256E)
+  declare -A pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel [tuned]=tuned_bounded_kernelILi512ELi8ELi2E
+                   [final]=final_kernelILi128E)
   for v in "${variants[@]}"; do
     hipcc --offload-arch=gfx90a -std=c++20 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/$v.hip" \
       -o "$work/$v.o" -Rpass-analysis=kernel-resource-usage >"$work/$v.hip.log" 2>&1
