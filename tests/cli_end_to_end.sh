@@ -35,6 +35,15 @@ check "unknown option named" grep -q "unknown option '--frobnicate'" "$work/opt.
 check "missing deck" run 2 "$work/missing.txt" "$work/nope.yaml"
 check "missing deck named" grep -q "cannot open deck '$work/nope.yaml'" "$work/missing.txt"
 
+# Output folders are created when missing; one that cannot be is a clear error.
+check "nested output folder created" run 0 "$work/nested.txt" "$source_dir/inputs/decay_chain.yaml" --quiet \
+  --set output.prefix="$work/new/deeper/run" --summary "$work/other/summary.json"
+check "nested output written" test -f "$work/new/deeper/run_step000001.h5" -a -f "$work/other/summary.json"
+touch "$work/afile"
+check "output folder under a file" run 2 "$work/underfile.txt" "$source_dir/inputs/decay_chain.yaml" --quiet \
+  --set output.prefix="$work/afile/run"
+check "output folder error says why" grep -q "cannot create the output folder '$work/afile'" "$work/underfile.txt"
+
 # A bad value names file, line, column and key.
 sed 's/count: 512/count: -4/' "$source_dir/inputs/quick.yaml" >"$work/bad.yaml"
 check "bad deck value" run 2 "$work/bad.txt" "$work/bad.yaml"

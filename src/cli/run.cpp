@@ -112,6 +112,18 @@ void check_outputs_free(const CliOptions& options, const Deck& deck, const RunPl
   }
 }
 
+// The folders of the outputs (state files, summary) exist before any work: created where
+// missing, or the reason they cannot be is the error.
+void prepare_output_folders(const Deck& deck) {
+  for (const std::string& file : {deck.output.prefix.empty() ? std::string() : deck.output.file(0), deck.run.summary}) {
+    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (folder.empty()) continue;
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error) throw InputError("cannot create the output folder '" + folder.string() + "': " + error.message());
+  }
+}
+
 void build_zones(const Deck& deck, const Network& network, const RunPlan& plan, ZoneBatch& batch) {
   if (!plan.zone_file.empty()) {
     read_zone_block(plan.zone_file, plan.zones, plan.block, batch);
@@ -204,7 +216,9 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   RunPlan plan;
   collectively(mpi, exit_input_error, [&] {
     plan = plan_run(options, deck, network, hash, mpi);
-    if (mpi.root()) check_outputs_free(options, deck, plan);
+    if (!mpi.root()) return;
+    check_outputs_free(options, deck, plan);
+    prepare_output_folders(deck);
   });
 
   std::unique_ptr<Backend> backend;
