@@ -31,7 +31,8 @@ class CompactNetwork {
   std::int64_t flux_terms() const { return creation_terms() + destruction_terms(); }
   std::int64_t set_count() const { return static_cast<std::int64_t>(set_offsets.back()); }
 
-  // The two blocks (bytes) and views over them: here on the host, or over a copy elsewhere.
+  // The two blocks (bytes) and views over them: here on the host, or over a copy elsewhere. Each
+  // block's storage is padded to whole doubles, so a copy may move (bytes + 7) / 8 * 8 bytes.
   const std::byte* rate_block() const { return reinterpret_cast<const std::byte*>(rate_storage_.data()); }
   const std::byte* step_block() const { return reinterpret_cast<const std::byte*>(step_storage_.data()); }
   std::int64_t rate_block_bytes() const { return rate_bytes_; }

@@ -94,10 +94,13 @@ class GpuBackend final : public Backend {
   }
 
   void prepare(const CompactNetwork& network, const IntegratorSettings& settings) override {
-    rate_block_.resize(network.rate_block_bytes());
-    step_block_.resize(network.step_block_bytes());
-    ZONEODE_GPU_CHECK(gpuMemcpy(rate_block_.data(), network.rate_block(), network.rate_block_bytes(), gpuMemcpyHostToDevice));
-    ZONEODE_GPU_CHECK(gpuMemcpy(step_block_.data(), network.step_block(), network.step_block_bytes(), gpuMemcpyHostToDevice));
+    // Whole doubles: kernels stage the step block 8 bytes at a time (the host blocks are padded so).
+    const std::size_t rate_bytes = (network.rate_block_bytes() + 7) / 8 * 8;
+    const std::size_t step_bytes = (network.step_block_bytes() + 7) / 8 * 8;
+    rate_block_.resize(rate_bytes);
+    step_block_.resize(step_bytes);
+    ZONEODE_GPU_CHECK(gpuMemcpy(rate_block_.data(), network.rate_block(), rate_bytes, gpuMemcpyHostToDevice));
+    ZONEODE_GPU_CHECK(gpuMemcpy(step_block_.data(), network.step_block(), step_bytes, gpuMemcpyHostToDevice));
     args_.rates = network.rate_view_at(rate_block_.data());
     args_.step = network.step_view_at(step_block_.data());
     args_.step_block = step_block_.data();
