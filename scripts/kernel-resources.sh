@@ -26,12 +26,12 @@ trap 'rm -rf "$work"' EXIT
   declare -A pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel [tuned]=tuned_bounded_kernelILi512ELi8ELi2E
                    [final]=final_kernelILi128E)
   for v in "${variants[@]}"; do
-    hipcc --offload-arch=gfx90a -std=c++20 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/$v.hip" \
+    hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/$v.hip" \
       -o "$work/$v.o" -Rpass-analysis=kernel-resource-usage >"$work/$v.hip.log" 2>&1
     # The remarks of the picked kernel: from its "Function Name" line to the next one.
     awk -v k="${pick[$v]}" '/Function Name:/ {on = index($0, k) > 0} on' "$work/$v.hip.log" >"$work/$v.hip.picked"
     get() { sed -n "s/.*remark: *$1: *\([0-9]*\).*/\1/p" "$work/$v.hip.picked" | head -1; }
-    "$nvcc" -std=c++20 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/$v.hip" -o "$work/$v.cu.o" \
+    "$nvcc" -std=c++17 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/$v.hip" -o "$work/$v.cu.o" \
       -Xptxas -v >"$work/$v.cu.log" 2>&1
     awk -v k="${pick[$v]}" '/Compiling entry function/ {on = index($0, k) > 0} on' "$work/$v.cu.log" >"$work/$v.cu.picked"
     mv "$work/$v.cu.picked" "$work/$v.cu.log"
