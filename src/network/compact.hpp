@@ -2,11 +2,11 @@
 //
 // - The rate block, read once per zone (T9 and rho are fixed over one burn): the REACLIB sets
 //   (7 coefficients each), the identical-reactant factor 1/n! and the power of rho per reaction.
-//   It is most of the bytes (s150: 97 KiB of 144 KiB) and need never be staged on chip.
+//   It is most of the bytes (s150: 105 KiB of 151 KiB) and need never be staged on chip.
 // - The step block, read at every step: reactants, flags, Q values, the species' A and Z and two
 //   CSR term lists per species, creation (F+) and destruction (F-), each term a (reaction,
 //   stoichiometric factor) pair stored as uint16 + uint8. This is what a kernel stages in LDS /
-//   shared memory; `network info` prints both sizes (s150's step block is 47 KiB).
+//   shared memory; `network info` prints both sizes (s150's step block is 46 KiB).
 // Each block is one byte array with 8-byte-aligned sub-arrays, so a backend copies or stages it
 // whole and rebuilds the views over its own copy with rate_view_at / step_view_at.
 #pragma once
