@@ -67,24 +67,25 @@ ZONEODE_HD inline double flux_term(const reaction_index_t* reaction, const stoic
   return factor[k] * flux[reaction[k]];
 }
 
+// The sum of one CSR row (row i of offsets) of terms, in order.
+template <typename Fluxes>
+ZONEODE_HD inline double term_sum(const std::int32_t* offsets, const reaction_index_t* reaction,
+                                  const stoich_factor_t* factor, int i, const Fluxes& flux) {
+  double sum = 0.0;
+  for (int k = offsets[i]; k < offsets[i + 1]; ++k) sum += flux_term(reaction, factor, k, flux);
+  return sum;
+}
+
 // F+_i: creation terms of species i in CSR order.
 template <typename Fluxes>
 ZONEODE_HD inline double creation_sum(const StepView& net, int i, const Fluxes& flux) {
-  double sum = 0.0;
-  for (int k = net.creation_offsets[i]; k < net.creation_offsets[i + 1]; ++k) {
-    sum += flux_term(net.creation_reaction, net.creation_factor, k, flux);
-  }
-  return sum;
+  return term_sum(net.creation_offsets, net.creation_reaction, net.creation_factor, i, flux);
 }
 
 // F-_i: destruction terms of species i in CSR order.
 template <typename Fluxes>
 ZONEODE_HD inline double destruction_sum(const StepView& net, int i, const Fluxes& flux) {
-  double sum = 0.0;
-  for (int k = net.destruction_offsets[i]; k < net.destruction_offsets[i + 1]; ++k) {
-    sum += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
-  }
-  return sum;
+  return term_sum(net.destruction_offsets, net.destruction_reaction, net.destruction_factor, i, flux);
 }
 
 // sum_i A_i Y_i: the mass-fraction sum, 1 for a normalised composition.
