@@ -168,20 +168,20 @@ TEST_F(NetworkFileDisk, WriteThenReadAndOverwrite) {
   const std::string path = (folder_ / "net.znet").string();
   const Network first = generate_network(generator_preset("s16"));
   write_network_file(first, path);
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
   expect_identical(first, read_network_file(path));
   // A second write replaces the file whole.
   const Network second = awkward_network();
   write_network_file(second, path);
   expect_identical(second, read_network_file(path));
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
 }
 
 TEST_F(NetworkFileDisk, WriteIntoAMissingFolderThrowsAndLeavesNoFile) {
   const std::filesystem::path path = folder_ / "no" / "such" / "folder" / "net.znet";
   EXPECT_THROW(write_network_file(generate_network(generator_preset("s16")), path.string()), std::runtime_error);
   EXPECT_FALSE(std::filesystem::exists(path));
-  EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(path.string() + ".partial"));
 }
 
 TEST_F(NetworkFileDisk, AnInvalidNetworkIsNotWrittenAndTheOldFileSurvives) {
@@ -191,7 +191,7 @@ TEST_F(NetworkFileDisk, AnInvalidNetworkIsNotWrittenAndTheOldFileSurvives) {
   Network bad = good;
   bad.reactions[0].sets[0].a[3] = std::numeric_limits<double>::infinity();
   EXPECT_THROW(write_network_file(bad, path), std::runtime_error);
-  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_FALSE(std::filesystem::exists(path + ".partial"));
   expect_identical(good, read_network_file(path));
 }
 

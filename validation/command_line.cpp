@@ -1,10 +1,11 @@
 // zoneode-compare's command line: options, usage and the exit status.
 #include "compare.hpp"
+#include "common/numbers.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <ostream>
 
 namespace zoneode::compare {
@@ -12,14 +13,10 @@ namespace zoneode::compare {
 namespace {
 
 double parse_number(const std::string& text, const std::string& what) {
-  double value = 0.0;
-  const char* begin = text.data();
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(begin, end, value);
-  if (text.empty() || error != std::errc() || stop != end)
-    throw UsageError(what + ": '" + text + "' is not a number");
-  if (!std::isfinite(value) || value < 0.0) throw UsageError(what + ": '" + text + "' must be finite and >= 0");
-  return value;
+  const std::optional<double> value = parse_whole_number(text, NonFinite::allow);
+  if (!value) throw UsageError(what + ": '" + text + "' is not a number");
+  if (!std::isfinite(*value) || *value < 0.0) throw UsageError(what + ": '" + text + "' must be finite and >= 0");
+  return *value;
 }
 
 }  // namespace

@@ -1,17 +1,14 @@
 #include "value_format.hpp"
 
-#include <charconv>
+#include "common/numbers.hpp"
+
 #include <cmath>
 #include <cstdio>
 
 namespace zoneode::compare {
 
 std::string format_double(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
+  return std::isnan(value) ? "nan" : format_number(value);  // one spelling for every NaN
 }
 
 std::string format_short(double value) {

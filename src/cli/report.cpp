@@ -1,5 +1,6 @@
 #include "cli/report.hpp"
 
+#include "common/numbers.hpp"
 #include "network/work.hpp"
 
 #include <cstdio>
@@ -10,14 +11,6 @@
 #include "zoneode_version.hpp"
 
 namespace zoneode {
-
-namespace {
-std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
-}
-}  // namespace
 
 std::string hex64(std::uint64_t value) {
   char buffer[20];
@@ -134,19 +127,19 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"failed_zone_steps\": " << s.failed_zone_steps << ",\n";
   out << "  \"steps\": " << s.steps << ",\n";
   out << "  \"rejected_steps\": " << s.rejected_steps << ",\n";
-  out << "  \"setup_seconds\": " << number(s.setup_seconds) << ",\n";
-  out << "  \"integrate_seconds\": " << number(s.integrate_seconds) << ",\n";
-  out << "  \"transfer_seconds\": " << number(s.transfer_seconds) << ",\n";
-  out << "  \"zone_steps_per_second\": " << number(s.zone_steps_per_second()) << ",\n";
-  out << "  \"us_per_zone\": " << number(s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0) << ",\n";
-  out << "  \"ns_per_zone_step\": " << number(s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0) << ",\n";
+  out << "  \"setup_seconds\": " << format_number_17g(s.setup_seconds) << ",\n";
+  out << "  \"integrate_seconds\": " << format_number_17g(s.integrate_seconds) << ",\n";
+  out << "  \"transfer_seconds\": " << format_number_17g(s.transfer_seconds) << ",\n";
+  out << "  \"zone_steps_per_second\": " << format_number_17g(s.zone_steps_per_second()) << ",\n";
+  out << "  \"us_per_zone\": " << format_number_17g(s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0) << ",\n";
+  out << "  \"ns_per_zone_step\": " << format_number_17g(s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0) << ",\n";
   out << "  \"files_written\": " << s.files_written << ",\n";
-  out << "  \"output_seconds\": " << number(s.output_seconds) << ",\n";
-  out << "  \"output_bytes\": " << number(s.output_bytes) << ",\n";
-  out << "  \"write_bandwidth_bytes_per_second\": " << number(s.write_bandwidth()) << ",\n";
-  out << "  \"max_mass_drift\": " << number(s.max_mass_drift) << ",\n";
-  out << "  \"min_energy_generation_rate\": " << number(s.min_energy_rate) << ",\n";
-  out << "  \"max_energy_generation_rate\": " << number(s.max_energy_rate) << ",\n";
+  out << "  \"output_seconds\": " << format_number_17g(s.output_seconds) << ",\n";
+  out << "  \"output_bytes\": " << format_number_17g(s.output_bytes) << ",\n";
+  out << "  \"write_bandwidth_bytes_per_second\": " << format_number_17g(s.write_bandwidth()) << ",\n";
+  out << "  \"max_mass_drift\": " << format_number_17g(s.max_mass_drift) << ",\n";
+  out << "  \"min_energy_generation_rate\": " << format_number_17g(s.min_energy_rate) << ",\n";
+  out << "  \"max_energy_generation_rate\": " << format_number_17g(s.max_energy_rate) << ",\n";
   out << "  \"result_hash\": " << json_string(s.result_hash) << "\n";
   out << "}\n";
   return out.str();

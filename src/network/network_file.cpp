@@ -13,6 +13,8 @@
 // Names and labels are single tokens with %XX escapes for anything that would not be one.
 #include "network/network_file.hpp"
 
+#include "common/atomic_file.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -324,30 +326,10 @@ void write_network_file(const Network& network, std::ostream& out) {
 }
 
 void write_network_file(const Network& network, const std::string& path) {
-  // Write beside the target and rename over it, so that a failed write never leaves a truncated
-  // file under the final name (rename replaces atomically on POSIX file systems).
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write '" + temporary + "': cannot open it for writing");
-    try {
-      write_network_file(network, out);
-      out.close();
-      if (!out) throw std::runtime_error("cannot write '" + temporary + "': close failed");
-    } catch (...) {
-      out.close();
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw;
-    }
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot write '" + path + "': rename from '" + temporary + "' failed: " + error.message());
-  }
+  // A failed write never leaves a truncated file under the final name (common/atomic_file.hpp).
+  std::ostringstream text;
+  write_network_file(network, text);
+  write_file_atomically(path, text.str());
 }
 
 Network parse_network_file(std::istream& in, const std::string& source) {
