@@ -276,6 +276,8 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     attributes.deck = deck.resolved_yaml;
     attributes.backend = described.backend;
     attributes.kernel_variant = described.kernel_variant;
+    attributes.device = described.device;
+    attributes.launch = described.launch;
     attributes.ranks = mpi.size();
     attributes.threads = described.threads;
     attributes.integrate_seconds = summary.integrate_seconds;

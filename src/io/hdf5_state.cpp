@@ -115,6 +115,8 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   write_string_attribute(file, layout::compiler, ZONEODE_COMPILER);
   write_string_attribute(file, layout::backend, a.backend);
   write_string_attribute(file, layout::kernel_variant, a.kernel_variant);
+  write_string_attribute(file, layout::device, a.device);
+  write_string_attribute(file, layout::launch, a.launch);
   write_string_attribute(file, layout::hdf5, std::string(hdf5_write_mode()) + " HDF5 " + std::to_string(H5_VERS_MAJOR) +
                                                  "." + std::to_string(H5_VERS_MINOR) + "." +
                                                  std::to_string(H5_VERS_RELEASE));

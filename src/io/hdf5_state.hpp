@@ -27,6 +27,8 @@ struct StateAttributes {
   std::string deck;            // the resolved deck
   std::string backend = "cpu";
   std::string kernel_variant = "none";
+  std::string device = "host";
+  std::string launch;
   int ranks = 1;
   int threads = 1;
   double integrate_seconds = 0.0;  // integration time so far (max over ranks)

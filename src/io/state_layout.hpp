@@ -65,6 +65,8 @@ inline constexpr Attribute git_commit{"git_commit", nullptr, ElementType::string
 inline constexpr Attribute compiler{"compiler", nullptr, ElementType::string, false, "compiler used"};
 inline constexpr Attribute backend{"backend", nullptr, ElementType::string, false, "integration backend"};
 inline constexpr Attribute kernel_variant{"kernel_variant", nullptr, ElementType::string, false, "backend kernel"};
+inline constexpr Attribute device{"device", nullptr, ElementType::string, false, "rank 0's device (GPU name and PCI bus id, or host)"};
+inline constexpr Attribute launch{"launch", nullptr, ElementType::string, false, "rank 0's threads or launch geometry and placement"};
 inline constexpr Attribute hdf5{"hdf5", nullptr, ElementType::string, false, "HDF5 write mode and version"};
 inline constexpr Attribute ranks{"ranks", nullptr, ElementType::int32, false, "MPI ranks"};
 inline constexpr Attribute threads{"threads", nullptr, ElementType::int32, false, "threads per rank"};
@@ -72,7 +74,7 @@ inline constexpr Attribute integrate_seconds{"integrate_seconds", "wall_seconds"
                                              "integration time so far [s], max over ranks"};
 
 inline constexpr Attribute attributes[] = {time, outer_step, network_hash, version, deck, zoneode_version, git_commit,
-                                           compiler, backend, kernel_variant, hdf5, ranks, threads, integrate_seconds};
+                                           compiler, backend, kernel_variant, device, launch, hdf5, ranks, threads, integrate_seconds};
 inline constexpr Attribute compared_attributes[] = {time, outer_step, network_hash};
 
 // The current name of a dataset or attribute given by either its current or its version-1 name;
