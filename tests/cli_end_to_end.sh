@@ -44,6 +44,23 @@ check "output folder under a file" run 2 "$work/underfile.txt" "$source_dir/inpu
   --set output.prefix="$work/afile/run"
 check "output folder error says why" grep -q "cannot create the output folder '$work/afile'" "$work/underfile.txt"
 
+# Hostile input refused before any work (issue 11): an option's value that is missing or is the
+# next option, a deck that is no regular file, a step fraction that cannot advance time, and an
+# outer-step count beyond the bound.
+check "--summary followed by an option" run 2 "$work/sumq.txt" "$source_dir/inputs/quick.yaml" --summary --quiet
+check "--summary names the option it got" grep -q "needs a value, got the option '--quiet'" "$work/sumq.txt"
+check "no file named --quiet" test ! -e ./--quiet
+check "--restart with an empty value" run 2 "$work/restart-empty.txt" "$source_dir/inputs/quick.yaml" --restart ''
+check "--restart empty named" grep -q "restart needs a value, got ''" "$work/restart-empty.txt"
+mkfifo "$work/fifo.yaml"
+fifo_refused() { timeout 10 "$zoneode" "$work/fifo.yaml" >"$work/fifo.txt" 2>&1; [ $? -eq 2 ]; }
+check "a FIFO deck is refused at once" fifo_refused
+check "FIFO named" grep -q "is not a regular file" "$work/fifo.txt"
+check "dt_fraction that cannot advance" run 2 "$work/dtf.txt" "$source_dir/inputs/quick.yaml" --set integrator.dt_fraction=1e-300
+check "dt_fraction bound named" grep -q "dt_fraction.*1e-12" "$work/dtf.txt"
+check "steps.count beyond the bound" run 2 "$work/steps.txt" "$source_dir/inputs/quick.yaml" --set steps.count=1000000000000
+check "steps.count named" grep -q "count" "$work/steps.txt"
+
 # A bad value names file, line, column and key.
 sed 's/count: 512/count: -4/' "$source_dir/inputs/quick.yaml" >"$work/bad.yaml"
 check "bad deck value" run 2 "$work/bad.txt" "$work/bad.yaml"

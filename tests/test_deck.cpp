@@ -170,9 +170,12 @@ TEST_F(DeckTest, OverriddenListsAndSectionsAreNamedAsOverrides) {
                          "zones.temperature.value: expected a number > 0, got '0'"),
             std::string::npos)
       << section;
-  const std::string exclusive = error_of(valid_deck, {"integrator.dt_fraction=0"});
-  EXPECT_NE(exclusive.find("integrator.dt_fraction: expected a number in (0, 10], got '0'"), std::string::npos)
-      << exclusive;
+  const std::string exclusive = error_of(valid_deck, {"integrator.rtol=0"});
+  EXPECT_NE(exclusive.find("integrator.rtol: expected a number in (0, 1], got '0'"), std::string::npos) << exclusive;
+  // dt_fraction has an inclusive floor: below it t + dt would not advance t (issue 11).
+  const std::string floor = error_of(valid_deck, {"integrator.dt_fraction=1e-300"});
+  EXPECT_NE(floor.find("integrator.dt_fraction: expected a number in [1e-12, 10], got '1e-300'"), std::string::npos)
+      << floor;
 }
 
 TEST_F(DeckTest, CompositionSpeciesMustExistInTheNetwork) {

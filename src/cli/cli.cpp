@@ -47,10 +47,19 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
   for (std::size_t k = 0; k < arguments.size(); ++k) {
     const std::string& argument = arguments[k];
     auto is = [&](const std::string& flag) { return argument == flag || argument.rfind(flag + "=", 0) == 0; };
+    // A flag's value: never empty, and never the next option ("--summary --quiet" would
+    // otherwise write a file named --quiet).
     auto value = [&](const std::string& flag) -> std::string {
-      if (argument.size() > flag.size()) return argument.substr(flag.size() + 1);  // --flag=value
-      if (k + 1 >= arguments.size()) throw UsageError(flag + " needs a value");
-      return arguments[++k];
+      std::string text;
+      if (argument.size() > flag.size()) {
+        text = argument.substr(flag.size() + 1);  // --flag=value
+      } else {
+        if (k + 1 >= arguments.size()) throw UsageError(flag + " needs a value");
+        text = arguments[++k];
+        if (text.rfind("--", 0) == 0) throw UsageError(flag + " needs a value, got the option '" + text + "'");
+      }
+      if (text.empty()) throw UsageError(flag + " needs a value, got ''");
+      return text;
     };
     if (argument == "--help" || argument == "-h") {
       options.command = "help";

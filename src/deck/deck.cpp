@@ -115,7 +115,9 @@ IntegratorSettings read_integrator(DeckSection section) {
   s.start_time = section.number("start_time", s.start_time, positive());
   s.end_time = section.number("end_time", std::nullopt, positive());
   if (!(s.end_time > s.start_time)) section.fail("end_time", "a time > start_time (" + std::to_string(s.start_time) + " s)");
-  s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {0.0, 10.0, true});
+  // At least 1e-12: below about 2e-16, t + dt == t and a zone would never advance (and any
+  // fraction under 1e-12 needs more than 1e12 steps per decade of time).
+  s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {1e-12, 10.0, false});
   // Read whatever the schedule, so that switching it with --set needs no other edit.
   s.rtol = section.number("rtol", s.rtol, {0.0, 1.0, true});
   s.atol = section.number("atol", s.atol, positive());
@@ -131,7 +133,8 @@ IntegratorSettings read_integrator(DeckSection section) {
 
 StepsDeck read_steps(DeckSection section) {
   StepsDeck steps;
-  steps.count = section.integer("count", 1, 1);
+  // Bounded: the run checks every output name before any work, one per outer step.
+  steps.count = section.integer("count", 1, 1, 1000000);
   steps.temperature_factor = section.number("temperature_factor", 1.0, positive());
   steps.density_factor = section.number("density_factor", 1.0, positive());
   section.finish();

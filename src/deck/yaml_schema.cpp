@@ -270,6 +270,10 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
   LoadedDeck deck;
   deck.source = std::make_shared<DeckSource>();
   deck.source->file = file;
+  // Only a regular file: a FIFO or device would block or never end.
+  std::error_code error;
+  if (std::filesystem::exists(file, error) && !std::filesystem::is_regular_file(file, error))
+    throw DeckError("deck '" + file + "' is not a regular file");
   std::ifstream in(file);
   if (!in) throw DeckError("cannot open deck '" + file + "'");
   try {
