@@ -2,7 +2,7 @@
 
 namespace zoneode {
 
-const char* backend_kind_name(BackendKind kind) {
+std::string_view backend_kind_name(BackendKind kind) {
   switch (kind) {
     case BackendKind::cpu: return "cpu";
     case BackendKind::gpu: return "gpu";
@@ -10,7 +10,7 @@ const char* backend_kind_name(BackendKind kind) {
   return "unknown";
 }
 
-const char* kernel_variant_name(KernelVariant variant) {
+std::string_view kernel_variant_name(KernelVariant variant) {
   switch (variant) {
     case KernelVariant::baseline: return "baseline";
     case KernelVariant::lds: return "lds";
@@ -21,7 +21,7 @@ const char* kernel_variant_name(KernelVariant variant) {
   return "unknown";
 }
 
-const char* integration_method_name(IntegrationMethod method) {
+std::string_view integration_method_name(IntegrationMethod method) {
   switch (method) {
     case IntegrationMethod::asymptotic: return "asymptotic";
   }

@@ -3,22 +3,25 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "integrators/settings.hpp"
 
 namespace zoneode {
 
 enum class BackendKind : std::int32_t { cpu = 0, gpu = 1 };
-inline constexpr int backend_kind_count = 2;
+inline constexpr BackendKind backend_kinds[] = {BackendKind::cpu, BackendKind::gpu};
 
 // The GPU kernel variants, one file each in kernels/ (kernels/README.md).
 enum class KernelVariant : std::int32_t { baseline = 0, lds = 1, wave = 2, tuned = 3, final = 4 };
-inline constexpr int kernel_variant_count = 5;
+inline constexpr KernelVariant kernel_variants[] = {KernelVariant::baseline, KernelVariant::lds, KernelVariant::wave,
+                                                    KernelVariant::tuned, KernelVariant::final};
+inline constexpr IntegrationMethod integration_methods[] = {IntegrationMethod::asymptotic};
 
-const char* backend_kind_name(BackendKind kind);
-const char* kernel_variant_name(KernelVariant variant);
-inline constexpr int integration_method_count = 1;
-const char* integration_method_name(IntegrationMethod method);
+// Deck spellings ("gpu", "final", "asymptotic"), read by DeckSection::choice.
+std::string_view backend_kind_name(BackendKind kind);
+std::string_view kernel_variant_name(KernelVariant variant);
+std::string_view integration_method_name(IntegrationMethod method);
 
 struct BackendSelection {
   IntegrationMethod method = IntegrationMethod::asymptotic;

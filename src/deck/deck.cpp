@@ -95,21 +95,9 @@ ZonesDeck read_zones(DeckSection section) {
   return zones;
 }
 
-// An enum read by name: the allowed names are those of every value up to `count`.
-template <typename Enum>
-Enum read_enum(DeckSection& section, const std::string& key, Enum fallback, int count, const char* (*name)(Enum)) {
-  std::vector<std::string> names;
-  for (int k = 0; k < count; ++k) names.push_back(name(static_cast<Enum>(k)));
-  const std::string text = section.text(key, std::string(name(fallback)), names);
-  for (int k = 0; k < count; ++k) {
-    if (text == names[k]) return static_cast<Enum>(k);
-  }
-  return fallback;  // not reached: text() accepts only the names above
-}
-
 IntegratorSettings read_integrator(DeckSection section) {
   IntegratorSettings s;
-  s.method = read_enum(section, "method", IntegrationMethod::asymptotic, integration_method_count, integration_method_name);
+  s.method = section.choice("method", IntegrationMethod::asymptotic, integration_methods, integration_method_name);
   const std::string schedule = section.text("schedule", "geometric", {"geometric", "adaptive"});
   s.schedule = schedule == "geometric" ? StepSchedule::geometric : StepSchedule::adaptive;
   s.start_time = section.number("start_time", s.start_time, positive());
@@ -153,8 +141,8 @@ OutputDeck read_output(DeckSection section) {
 
 RunDeck read_run(DeckSection section) {
   RunDeck run;
-  run.backend = read_enum(section, "backend", BackendKind::cpu, backend_kind_count, backend_kind_name);
-  run.kernel = read_enum(section, "kernel", KernelVariant::baseline, kernel_variant_count, kernel_variant_name);
+  run.backend = section.choice("backend", BackendKind::cpu, backend_kinds, backend_kind_name);
+  run.kernel = section.choice("kernel", KernelVariant::baseline, kernel_variants, kernel_variant_name);
   run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
   run.batch_zones = section.integer("batch_zones", 0, 0);
   run.summary = section.text("summary", "");

@@ -67,9 +67,9 @@ class GpuBackend final : public Backend {
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
       : ops_(variant_ops(selection.kernel)), batch_zones_(options.batch_zones) {
     if (!ops_)
-      throw std::invalid_argument(std::string("run.kernel: '") + kernel_variant_name(selection.kernel) +
+      throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' is not built in this binary (configure with -DZONEODE_KERNEL=" +
-                                  kernel_variant_name(selection.kernel) + " or all)");
+                                  std::string(kernel_variant_name(selection.kernel)) + " or all)");
     int devices = 0;
     ZONEODE_GPU_CHECK(gpuGetDeviceCount(&devices));
     if (devices < 1) throw std::runtime_error("no GPU visible to this rank");
