@@ -92,18 +92,22 @@ inline constexpr int wave_size = 32;
 inline constexpr int wave_size = 64;  // CDNA (gfx90a); RDNA's wave32 is not a target here
 #endif
 
+// The value of the lane `offset` above this one within groups of `width` lanes; every lane of the
+// wave must call it (HIP's shuffles take no mask, CUDA's take the whole warp).
+__device__ inline double shuffle_down(double value, int offset, int width) {
+#if defined(__CUDACC__)
+  return __shfl_down_sync(0xffffffffu, value, offset, width);
+#else
+  return __shfl_down(value, offset, width);
+#endif
+}
+
 // Sum of `value` over `width` consecutive lanes (a power of two <= wave_size), in a fixed order:
 // lane 0 of each group holds the result. Deterministic: the same bits on every run.
 template <int width>
 __device__ inline double lane_group_sum(double value) {
 #pragma unroll
-  for (int offset = width / 2; offset > 0; offset /= 2) {
-#if defined(__CUDACC__)
-    value += __shfl_down_sync(0xffffffffu, value, offset, width);
-#else
-    value += __shfl_down(value, offset, width);
-#endif
-  }
+  for (int offset = width / 2; offset > 0; offset /= 2) value += shuffle_down(value, offset, width);
   return value;
 }
 

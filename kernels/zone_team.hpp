@@ -49,11 +49,7 @@ struct BlockTeam {
       for (int slot = 0; slot < N; ++slot) {
 #pragma unroll
         for (int offset = wave_size / 2; offset > 0; offset /= 2) {
-#if defined(__CUDACC__)
-          const double other = __shfl_down_sync(0xffffffffu, v[slot], offset, wave_size);
-#else
-          const double other = __shfl_down(v[slot], offset, wave_size);
-#endif
+          const double other = shuffle_down(v[slot], offset, wave_size);
           v[slot] = slot < SUMS ? v[slot] + other : combine_error(v[slot], other);
         }
       }
