@@ -24,6 +24,7 @@ std::string_view kernel_variant_name(KernelVariant variant) {
 std::string_view integration_method_name(IntegrationMethod method) {
   switch (method) {
     case IntegrationMethod::asymptotic: return "asymptotic";
+    case IntegrationMethod::implicit: return "implicit";
   }
   return "unknown";
 }

@@ -16,7 +16,7 @@ inline constexpr BackendKind backend_kinds[] = {BackendKind::cpu, BackendKind::g
 enum class KernelVariant : std::int32_t { baseline = 0, lds = 1, wave = 2, tuned = 3, final = 4 };
 inline constexpr KernelVariant kernel_variants[] = {KernelVariant::baseline, KernelVariant::lds, KernelVariant::wave,
                                                     KernelVariant::tuned, KernelVariant::final};
-inline constexpr IntegrationMethod integration_methods[] = {IntegrationMethod::asymptotic};
+inline constexpr IntegrationMethod integration_methods[] = {IntegrationMethod::asymptotic, IntegrationMethod::implicit};
 
 // Deck spellings ("gpu", "final", "asymptotic"), read by DeckSection::choice.
 std::string_view backend_kind_name(BackendKind kind);

@@ -45,6 +45,7 @@ ZONEODE_HD inline double scaled_local_error(const IntegratorSettings& settings, 
 inline std::int64_t workspace_doubles_per_zone(IntegrationMethod method, int species, int reactions) {
   switch (method) {
     case IntegrationMethod::asymptotic: return 2 * static_cast<std::int64_t>(reactions) + 2 * species;
+    case IntegrationMethod::implicit: break;  // ImplicitStructure::workspace_doubles(): depends on the LU pattern
   }
   return 0;
 }

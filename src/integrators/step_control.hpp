@@ -92,9 +92,12 @@ class StepControl {
       advance();
       return StepVerdict::accepted;
     }
-    // First-order method: the local error scales as dt^2.
+    // The asymptotic method is first order: its local error estimate scales as dt^2. The implicit
+    // method's (Rodas3's embedded second-order solution) scales as dt^3.
     const double error = r.error_norm;
-    const double factor = error > 0.0 ? 0.9 / sqrt(error) : settings_.max_dt_growth;
+    const double factor = !(error > 0.0) ? settings_.max_dt_growth
+                          : settings_.method == IntegrationMethod::implicit ? 0.9 / cbrt(error)
+                                                                            : 0.9 / sqrt(error);
     if (error <= 1.0) {
       if (!check(r)) return StepVerdict::stopped;
       released_ += 0.5 * step_ * (r.release_rate_start + r.release_rate_mid);

@@ -1,8 +1,11 @@
 // The CPU backend: zones in parallel with OpenMP, each integrated by the serial reference
-// integrate_zone() of its method. Integrates in place: upload and download move nothing.
+// integrate_zone() of its method (integrate_zone_implicit() for `implicit`). Integrates in place: upload and download move nothing.
 #pragma once
 
+#include <memory>
+
 #include "backends/backend.hpp"
+#include "integrators/implicit_structure.hpp"
 
 namespace zoneode {
 
@@ -22,6 +25,7 @@ class CpuBackend final : public Backend {
   const CompactNetwork* network_ = nullptr;
   IntegratorSettings settings_;
   ZoneSpan zones_;
+  std::unique_ptr<ImplicitStructure> implicit_;  // the implicit method's per-network structure
 };
 
 }  // namespace zoneode

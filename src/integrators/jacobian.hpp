@@ -1,0 +1,81 @@
+// The analytic Jacobian J = d(dY/dt)/dY of one zone, from the same sparse network structure as the
+// right-hand side (network/rates.hpp), and the energy row d(sum_r Q_r flux_r)/dY.
+//
+// Every flux is flux_r = rate_factor_r * prod_k Y[s_k] [* Ye for electron captures], so its
+// derivatives are "slots": for reactant k, rate_factor_r * prod_{k' != k} Y[s_k'] [* Ye]; for an
+// electron capture one more slot, rate_factor_r * prod_k Y[s_k] = d flux_r / d Ye, which reaches
+// every charged species m through dYe/dY_m = Z_m (captures follow the current Ye as the RHS does).
+// A host-built term list (implicit_structure.hpp) then adds coefficient x slot into each Jacobian
+// entry: coefficient = net stoichiometry nu_ir (creation minus destruction factor) for reactant
+// slots, nu_ir * Z_m for Ye slots. Entries are stored compactly (only the pattern's entries).
+// Host/device: raw pointers, fixed-order sums (bitwise reproducible), no allocation.
+#pragma once
+
+#include <cstdint>
+
+#include "common/portability.hpp"
+#include "network/rates.hpp"
+
+namespace zoneode {
+
+struct JacobianView {
+  int slot_count = 0;
+  const std::int32_t* slot_offsets = nullptr;  // reaction r's slots: [slot_offsets[r], slot_offsets[r+1])
+  int term_count = 0;                          // J[term_entry[t]] += term_coefficient[t] * slot[term_slot[t]]
+  const std::int32_t* term_slot = nullptr;
+  const std::int32_t* term_entry = nullptr;
+  const double* term_coefficient = nullptr;
+  int entry_count = 0;                          // distinct (row, column) entries of J
+  const std::int32_t* entry_row = nullptr;      // species index
+  const std::int32_t* entry_column = nullptr;   // species index
+  int energy_term_count = 0;                    // energy_row[species] += coefficient * slot[slot]
+  const std::int32_t* energy_term_slot = nullptr;
+  const std::int32_t* energy_term_species = nullptr;
+  const double* energy_term_coefficient = nullptr;  // Q_r [MeV], or Q_r Z_m for a Ye slot
+};
+
+// The flux derivatives ("slots") of every reaction at abundances Y.
+template <typename Rates, typename Abundances, typename Slots>
+ZONEODE_HD inline void flux_derivative_slots(const StepView& net, const JacobianView& jac, const Rates& rate_factor,
+                                             const Abundances& Y, Slots slot) {
+  const double ye = electron_fraction(net, Y);
+  for (int r = 0; r < net.reaction_count; ++r) {
+    const int count = net.reactant_count[r];
+    const species_index_t* reactants = net.reactant_species + max_reactants_per_reaction * r;
+    const bool capture = (net.reaction_flags[r] & reaction_flag_electron_capture) != 0;
+    const int first = jac.slot_offsets[r];
+    for (int k = 0; k < count; ++k) {
+      double value = capture ? rate_factor[r] * ye : rate_factor[r];
+      for (int other = 0; other < count; ++other) {
+        if (other != k) value *= Y[reactants[other]];
+      }
+      slot[first + k] = value;
+    }
+    if (capture) {
+      double value = rate_factor[r];
+      for (int k = 0; k < count; ++k) value *= Y[reactants[k]];
+      slot[first + count] = value;
+    }
+  }
+}
+
+// J's entries (jac.entry_count values) and the energy row (species_count values,
+// d(sum_r Q_r flux_r)/dY [MeV mol/(g s) per mol/g]) from the slots.
+template <typename Slots, typename Entries, typename EnergyRow>
+ZONEODE_HD inline void jacobian_from_slots(int species_count, const JacobianView& jac, const Slots& slot,
+                                           Entries entry, EnergyRow energy_row) {
+  for (int e = 0; e < jac.entry_count; ++e) entry[e] = 0.0;
+  for (int t = 0; t < jac.term_count; ++t) entry[jac.term_entry[t]] += jac.term_coefficient[t] * slot[jac.term_slot[t]];
+  for (int i = 0; i < species_count; ++i) energy_row[i] = 0.0;
+  for (int t = 0; t < jac.energy_term_count; ++t) {
+    energy_row[jac.energy_term_species[t]] += jac.energy_term_coefficient[t] * slot[jac.energy_term_slot[t]];
+  }
+}
+
+// dY_i/dt = F+_i - F-_i from fluxes.
+template <typename Fluxes, typename Out>
+ZONEODE_HD inline void species_rates(const StepView& net, const Fluxes& flux, Out dydt) {
+  for (int i = 0; i < net.species_count; ++i) dydt[i] = creation_sum(net, i, flux) - destruction_sum(net, i, flux);
+}
+
+}  // namespace zoneode
