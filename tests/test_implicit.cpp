@@ -1,0 +1,411 @@
+// The implicit method (integrators/implicit.hpp): its analytic Jacobian against finite differences,
+// the sparse LU against a dense product, the ordering, exact solutions at several tolerances, the
+// method's order, and zone independence (a failing zone leaves its neighbours bitwise unchanged).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "common/constants.hpp"
+#include "integrators/implicit.hpp"
+#include "integrators/implicit_structure.hpp"
+#include "network/analytic.hpp"
+#include "network/compact.hpp"
+#include "network/generator.hpp"
+#include "network/reaclib.hpp"
+#include "zones/zone_batch.hpp"
+
+namespace zoneode {
+namespace {
+
+// The REACLIB slice, or nullopt-like empty network (skip) when its data is absent outside CI.
+bool reaclib_slice(Network& network) {
+  const std::string dir = ZONEODE_REACLIB_DATA;
+  const std::string path = dir + "/rp-z12.reaclib", list = dir + "/rp-z12.nuclides";
+  if (!std::filesystem::exists(path) || !std::filesystem::exists(list)) {
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && std::string_view(ci) == "true") ADD_FAILURE() << "no " << path << " with CI=true";
+    return false;
+  }
+  network = read_reaclib(path, read_nuclide_list(list));
+  return true;
+}
+
+// A generated network with two reactions turned into electron captures (flux x rho Ye), so that
+// the Ye slots are exercised even where a network has none.
+Network with_electron_captures(Network network) {
+  int made = 0;
+  for (Reaction& reaction : network.reactions) {
+    if (!reaction.electron_capture && reaction.reactants.size() == 1 && made < 2) {
+      reaction.electron_capture = true;
+      ++made;
+    }
+  }
+  EXPECT_EQ(made, 2);
+  return network;
+}
+
+// Random abundances spread over decades, normalised to sum A Y = 1.
+std::vector<double> random_abundances(const Network& network, unsigned seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> decades(-8.0, 0.0);
+  std::vector<double> Y(network.species_count());
+  double mass = 0.0;
+  for (int i = 0; i < network.species_count(); ++i) {
+    Y[i] = std::pow(10.0, decades(random));
+    mass += network.species[i].A * Y[i];
+  }
+  for (double& y : Y) y /= mass;
+  return Y;
+}
+
+struct Evaluated {
+  std::vector<double> dense;       // J [row][column], species order
+  std::vector<double> energy_row;  // d(sum Q flux)/dY
+};
+
+Evaluated analytic_jacobian(const CompactNetwork& compact, const ImplicitStructure& structure,
+                            const std::vector<double>& rate, const std::vector<double>& Y) {
+  const int S = compact.species_count();
+  const JacobianView jac = structure.jacobian_view();
+  std::vector<double> slot(jac.slot_count), entries(jac.entry_count);
+  Evaluated out{std::vector<double>(S * S, 0.0), std::vector<double>(S)};
+  flux_derivative_slots(compact.step_view(), jac, rate.data(), Y.data(), slot.data());
+  jacobian_from_slots(S, jac, slot.data(), entries.data(), out.energy_row.data());
+  for (int e = 0; e < jac.entry_count; ++e) out.dense[jac.entry_row[e] * S + jac.entry_column[e]] += entries[e];
+  return out;
+}
+
+// f(Y), S(Y) = sum Q flux, and the rounding scales: per species F+ + F- (the sizes of the terms that
+// cancel in f), and sum |Q flux|.
+struct Rhs {
+  std::vector<double> f, magnitude;
+  double release = 0.0, release_magnitude = 0.0;
+};
+Rhs rhs(const CompactNetwork& compact, const std::vector<double>& rate, const std::vector<double>& Y) {
+  const StepView net = compact.step_view();
+  std::vector<double> flux(net.reaction_count);
+  zone_fluxes(net, rate.data(), Y.data(), flux.data());
+  Rhs out;
+  out.f.resize(net.species_count);
+  species_rates(net, flux.data(), out.f.data());
+  for (int i = 0; i < net.species_count; ++i)
+    out.magnitude.push_back(creation_sum(net, i, flux.data()) + destruction_sum(net, i, flux.data()));
+  out.release = energy_release_rate(net, flux.data());
+  for (int r = 0; r < net.reaction_count; ++r) out.release_magnitude += std::fabs(flux[r] * net.q_value_MeV[r]);
+  return out;
+}
+
+// Every entry of J and of the energy row, structural zeros included, against central differences.
+// Fluxes are polynomials in each Y_j of degree <= 3 (identical reactants, times Ye), so a central
+// difference with h = 1e-3 Y_j is exact up to ~h^2/Y_j^2 = 1e-6 relative; rounding adds about
+// eps (F+ + F-) / h, allowed here with a 1e4 margin.
+void check_jacobian(const Network& network, double T9, double rho, unsigned seed) {
+  const CompactNetwork compact(network);
+  const ImplicitStructure structure(compact);
+  const int S = compact.species_count();
+  std::vector<double> rate(compact.reaction_count());
+  zone_rate_factors(compact.rate_view(), T9, rho, rate.data());
+  const std::vector<double> Y = random_abundances(network, seed);
+  const Evaluated J = analytic_jacobian(compact, structure, rate, Y);
+  int checked = 0, above_noise = 0;
+  for (int j = 0; j < S; ++j) {
+    const double h = 1e-3 * Y[j];
+    std::vector<double> up = Y, down = Y;
+    up[j] += h;
+    down[j] -= h;
+    const Rhs a = rhs(compact, rate, up), b = rhs(compact, rate, down);
+    for (int i = 0; i < S; ++i) {
+      const double fd = (a.f[i] - b.f[i]) / (2 * h);
+      const double noise = 1e-12 * (a.magnitude[i] + b.magnitude[i]) / h;
+      const double analytic = J.dense[i * S + j];
+      EXPECT_LE(std::fabs(fd - analytic), 1e-5 * std::fabs(analytic) + noise)
+          << network.name << ": J[" << network.species[i].name << "][" << network.species[j].name << "] analytic "
+          << analytic << " finite difference " << fd;
+      if (std::fabs(analytic) > 2 * noise) ++above_noise;  // zeroing it would fail
+      ++checked;
+    }
+    const double fd_energy = (a.release - b.release) / (2 * h);
+    EXPECT_LE(std::fabs(fd_energy - J.energy_row[j]),
+              1e-5 * std::fabs(J.energy_row[j]) + 1e-12 * (a.release_magnitude + b.release_magnitude) / h)
+        << network.name << ": energy row " << network.species[j].name;
+  }
+  EXPECT_EQ(checked, S * S);
+  // The check has teeth: a quarter and more of the pattern's entries would fail if dropped.
+  EXPECT_GT(above_noise, structure.jacobian_view().entry_count / 4) << network.name;
+}
+
+TEST(ImplicitJacobian, MatchesFiniteDifferencesOnGeneratedNetworks) {
+  check_jacobian(generate_network(generator_preset("s16")), 2.0, 1e7, 1);
+  check_jacobian(generate_network(generator_preset("default")), 2.5, 1e7, 2);
+}
+
+TEST(ImplicitJacobian, ElectronCapturesFollowYe) {
+  const Network network = with_electron_captures(generate_network(generator_preset("s16")));
+  check_jacobian(network, 2.0, 1e7, 3);
+  // Planted fault: without the Ye slots the captures' dependence on every charged species is lost,
+  // so J differs from the finite differences in a column of a species the captures do not involve.
+  const CompactNetwork compact(network);
+  const ImplicitStructure structure(compact);
+  EXPECT_GT(structure.jacobian_view().slot_count, [&] {
+    int reactants = 0;
+    for (const Reaction& r : network.reactions) reactants += static_cast<int>(r.reactants.size());
+    return reactants;
+  }());
+}
+
+TEST(ImplicitJacobian, MatchesFiniteDifferencesOnTheReaclibSlice) {
+  Network network;
+  if (!reaclib_slice(network)) GTEST_SKIP() << "no REACLIB slice (ZONEODE_REACLIB_DATA)";
+  check_jacobian(network, 0.4, 1e5, 4);
+  check_jacobian(network, 0.8, 1e6, 5);
+}
+
+TEST(ImplicitSparseLu, MinimumDegreePutsTheHubOfAnArrowLast) {
+  // Node 0 touches all others: eliminated first it would fill the whole matrix.
+  std::vector<std::vector<std::int32_t>> arrow(6);
+  for (int i = 1; i < 6; ++i) arrow[0].push_back(i);
+  const auto order = minimum_degree_order(arrow);
+  ASSERT_EQ(order.size(), 6u);
+  // Leaves first (degree 1); the hub only when one leaf is left (then both have degree 1).
+  for (int p = 0; p < 4; ++p) EXPECT_NE(order[p], 0) << p;
+}
+
+// Solves M x = b with M = I/(h gamma) - J and checks M x = b with a dense product.
+void check_solve(const Network& network, double T9, double rho, double h) {
+  const CompactNetwork compact(network);
+  const ImplicitStructure structure(compact);
+  const int S = compact.species_count();
+  std::vector<double> rate(compact.reaction_count());
+  zone_rate_factors(compact.rate_view(), T9, rho, rate.data());
+  const std::vector<double> Y = random_abundances(network, 7);
+  const Evaluated J = analytic_jacobian(compact, structure, rate, Y);
+  const ImplicitView view = structure.view();
+  const JacobianView jac = structure.jacobian_view();
+  std::vector<double> slot(jac.slot_count), entries(jac.entry_count), energy(S), values(view.lu.filled_count, 0.0);
+  flux_derivative_slots(compact.step_view(), jac, rate.data(), Y.data(), slot.data());
+  jacobian_from_slots(S, jac, slot.data(), entries.data(), energy.data());
+  const double diagonal = 1.0 / (h * rodas3::gamma);
+  for (int p = 0; p < S; ++p) values[view.lu.diagonal[p]] = diagonal;
+  for (int e = 0; e < jac.entry_count; ++e) values[view.entry_position[e]] -= entries[e];
+  sparse_lu_factor(view.lu, values.data());
+  std::vector<double> b(S), x(S), work(S);
+  for (int i = 0; i < S; ++i) b[i] = std::sin(1.0 + i);
+  sparse_lu_solve(view.lu, values.data(), b.data(), x.data(), work.data());
+  double worst = 0.0, scale = 0.0;
+  for (int i = 0; i < S; ++i) {
+    double product = diagonal * x[i], magnitude = std::fabs(diagonal * x[i]);
+    for (int j = 0; j < S; ++j) {
+      product -= J.dense[i * S + j] * x[j];
+      magnitude += std::fabs(J.dense[i * S + j] * x[j]);
+    }
+    worst = std::fmax(worst, std::fabs(product - b[i]) / magnitude);
+    scale = std::fmax(scale, magnitude);
+  }
+  EXPECT_LT(worst, 1e-10) << network.name << " h " << h;
+  // No dense storage: the filled pattern stays below N^2.
+  EXPECT_LT(structure.filled_entries(), static_cast<std::int64_t>(S) * S) << network.name;
+  EXPECT_GE(structure.filled_entries(), structure.matrix_entries());
+}
+
+TEST(ImplicitSparseLu, SolvesAgainstDenseProduct) {
+  for (double h : {1e-12, 1e-6, 1e-2}) {
+    check_solve(generate_network(generator_preset("s16")), 2.0, 1e7, h);
+    check_solve(generate_network(generator_preset("s150")), 1.5, 1e7, h);
+    check_solve(with_electron_captures(generate_network(generator_preset("default"))), 2.0, 1e7, h);
+  }
+}
+
+struct Burn {
+  std::vector<double> Y;
+  ZoneResult result;
+};
+
+Burn burn(const Network& network, const IntegratorSettings& settings, std::vector<double> Y, double T9 = 1.0,
+          double rho = 1.0) {
+  const CompactNetwork compact(network);
+  const ImplicitStructure structure(compact);
+  std::vector<double> workspace(structure.workspace_doubles());
+  Burn out{std::move(Y), {}};
+  integrate_zone_implicit(compact.rate_view(), compact.step_view(), structure.view(), settings, T9, rho, out.Y.data(),
+                          structure.workspace_at(workspace.data()), out.result);
+  return out;
+}
+
+double max_relative_error(const std::vector<double>& got, const std::vector<double>& exact, double significant) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    if (exact[i] > significant) worst = std::fmax(worst, std::fabs(got[i] - exact[i]) / exact[i]);
+  }
+  return worst;
+}
+
+IntegratorSettings adaptive(double rtol, double start, double end) {
+  IntegratorSettings s;
+  s.method = IntegrationMethod::implicit;
+  s.schedule = StepSchedule::adaptive;
+  s.start_time = start;
+  s.end_time = end;
+  s.dt_fraction = 0.01;
+  s.rtol = rtol;
+  s.atol = 1e-20;
+  s.max_dt_growth = 5.0;
+  s.abundance_floor = 0.0;
+  s.max_mass_drift = 1e-6;
+  return s;
+}
+
+const std::vector<double> chain_rates = {3.0, 0.7, 0.05};  // [1/s]
+constexpr double y0 = 1.0 / 100.0;                         // X = 1 for A = 100
+
+TEST(ImplicitAnalytic, BatemanChainErrorFollowsTolerance) {
+  const Network network = decay_chain_network(chain_rates);
+  for (double rtol : {1e-4, 1e-6, 1e-8}) {
+    const IntegratorSettings s = adaptive(rtol, 1e-6, 20.0);
+    const Burn b = burn(network, s, {y0, 0.0, 0.0, 0.0});
+    ASSERT_EQ(b.result.status, zone_ok);
+    EXPECT_DOUBLE_EQ(b.result.time_reached, 20.0);
+    const auto exact = bateman_solution(chain_rates, y0, 20.0 - s.start_time);
+    const double error = max_relative_error(b.Y, exact, 1e-6 * y0);
+    EXPECT_LT(error, 10 * rtol) << "rtol " << rtol;
+    EXPECT_NEAR(b.result.mass_fraction_sum, 1.0, 1e-12);
+    // 1 MeV per decay: decays per gram = 3 y0 - 3 Y0 - 2 Y1 - Y2 (mol/g).
+    const double decays = 3 * y0 - 3 * exact[0] - 2 * exact[1] - exact[2];
+    const double expected = constants::avogadro * constants::mev_to_erg * decays / (20.0 - s.start_time);
+    EXPECT_LT(std::fabs(b.result.energy_generation_rate / expected - 1.0), 10 * rtol) << "rtol " << rtol;
+    // One Jacobian and one factorisation per attempt at a new state; three RHS per step.
+    EXPECT_EQ(b.result.jacobian_evaluations, b.result.steps);
+    EXPECT_EQ(b.result.factorizations, b.result.steps + b.result.rejected_steps);
+    EXPECT_EQ(b.result.rhs_evaluations, 3 * b.result.steps + 2 * b.result.rejected_steps);
+  }
+}
+
+TEST(ImplicitAnalytic, StiffPairAtSeveralTolerances) {
+  // k dt up to ~1e9 over the burn: explicit methods would need ~1e9 steps.
+  const double kf = 1e8, kr = 3e7;  // [1/s]
+  for (double rtol : {1e-4, 1e-6, 1e-8}) {
+    for (double t_end : {1e-8, 1e-7, 1.0}) {
+      const IntegratorSettings s = adaptive(rtol, 1e-12, t_end);
+      const Burn b = burn(reversible_pair_network(kf, kr), s, {y0, 0.0});
+      ASSERT_EQ(b.result.status, zone_ok);
+      const auto exact = reversible_pair_solution(kf, kr, y0, 0.0, t_end - s.start_time);
+      EXPECT_LT(max_relative_error(b.Y, exact, 1e-6 * y0), 10 * rtol) << "rtol " << rtol << " t_end " << t_end;
+      // Large steps at equilibrium: the count does not grow with k t (1e8 here).
+      if (t_end == 1.0) EXPECT_LT(b.result.steps, 1500) << "rtol " << rtol;
+    }
+  }
+}
+
+TEST(ImplicitAnalytic, FixedStepsConvergeAtThirdOrder) {
+  // Geometric schedule: no error control, dt = dt_fraction t. Rodas3 is order 3 on nonlinear
+  // problems too: a generated network (two-body fluxes) against a tight adaptive reference.
+  const Network network = generate_network(generator_preset("s16"));
+  std::vector<double> Y(network.species_count(), 0.0);
+  for (int i = 0; i < network.species_count(); ++i) {
+    if (network.species[i].name == "he4") Y[i] = 0.9 / 4.0;
+    if (network.species[i].name == "c12") Y[i] = 0.1 / 12.0;
+  }
+  const double T9 = 2.0, rho = 1e7;
+  IntegratorSettings reference = adaptive(1e-12, 1e-9, 1e-4);
+  reference.atol = 1e-30;
+  const Burn exact = burn(network, reference, Y, T9, rho);
+  ASSERT_EQ(exact.result.status, zone_ok);
+  std::vector<double> errors;
+  for (double fraction : {0.04, 0.02, 0.01}) {
+    IntegratorSettings s = reference;
+    s.schedule = StepSchedule::geometric;
+    s.dt_fraction = fraction;
+    const Burn b = burn(network, s, Y, T9, rho);
+    ASSERT_EQ(b.result.status, zone_ok);
+    errors.push_back(max_relative_error(b.Y, exact.Y, 1e-10));
+  }
+  for (int k = 0; k < 2; ++k) {
+    const double order = std::log2(errors[k] / errors[k + 1]);
+    EXPECT_GT(order, 2.6) << errors[k] << " -> " << errors[k + 1];
+    EXPECT_LT(order, 3.5) << errors[k] << " -> " << errors[k + 1];
+  }
+}
+
+// Runs zones through the CPU backend with the implicit method.
+std::vector<ZoneResult> run_cpu(const CompactNetwork& compact, const IntegratorSettings& settings, ZoneBatch& batch,
+                                int threads) {
+  auto backend = make_backend({IntegrationMethod::implicit, BackendKind::cpu, KernelVariant::baseline}, {threads, 0, 0});
+  backend->prepare(compact, settings);
+  const ZoneSpan span = batch.span(0, batch.count);
+  backend->upload(span);
+  backend->integrate();
+  backend->download(span);
+  return batch.results;
+}
+
+ZoneBatch zones_of(const Network& network, const std::vector<double>& temperatures) {
+  ZoneBatch batch;
+  batch.resize(static_cast<std::int64_t>(temperatures.size()), network.species_count());
+  for (std::size_t z = 0; z < temperatures.size(); ++z) {
+    batch.temperature[z] = temperatures[z];
+    batch.density[z] = 1e7;
+    for (int i = 0; i < network.species_count(); ++i) {
+      if (network.species[i].name == "he4") batch.zone_abundances(z)[i] = 0.9 / 4.0;
+      if (network.species[i].name == "c12") batch.zone_abundances(z)[i] = 0.1 / 12.0;
+    }
+  }
+  return batch;
+}
+
+TEST(ImplicitZones, NonFiniteZoneFailsAloneNeighboursBitwiseUnchanged) {
+  const Network network = generate_network(generator_preset("s16"));
+  const CompactNetwork compact(network);
+  IntegratorSettings settings = adaptive(1e-6, 1e-12, 1e-6);
+  settings.max_mass_drift = 1e-2;
+  const std::vector<double> temperatures = {1.5, 2.0, 2.5, 3.0, 1.0};
+  ZoneBatch clean = zones_of(network, temperatures);
+  run_cpu(compact, settings, clean, 2);
+  ZoneBatch faulty = zones_of(network, temperatures);
+  faulty.zone_abundances(2)[0] = NAN;
+  faulty.density[3] = INFINITY;
+  run_cpu(compact, settings, faulty, 2);
+  for (int z = 0; z < 5; ++z) {
+    if (z == 2 || z == 3) {
+      EXPECT_EQ(faulty.results[z].status, zone_bad_input) << z;
+      continue;
+    }
+    EXPECT_EQ(clean.results[z].status, zone_ok) << z;
+    EXPECT_EQ(faulty.results[z].status, zone_ok) << z;
+    EXPECT_EQ(faulty.results[z].steps, clean.results[z].steps) << z;
+    EXPECT_EQ(std::memcmp(faulty.zone_abundances(z), clean.zone_abundances(z), sizeof(double) * network.species_count()), 0)
+        << z;
+    EXPECT_EQ(std::memcmp(&faulty.results[z].energy_generation_rate, &clean.results[z].energy_generation_rate,
+                          sizeof(double)), 0) << z;
+  }
+}
+
+TEST(ImplicitZones, OneAndTwoThreadsGiveBitwiseTheSameZones) {
+  const Network network = generate_network(generator_preset("s16"));
+  const CompactNetwork compact(network);
+  const IntegratorSettings settings = adaptive(1e-5, 1e-12, 1e-6);
+  const std::vector<double> temperatures = {3.0, 1.0, 2.0, 2.5, 1.5, 2.2, 2.9};
+  ZoneBatch one = zones_of(network, temperatures), two = zones_of(network, temperatures);
+  run_cpu(compact, settings, one, 1);
+  run_cpu(compact, settings, two, 2);
+  EXPECT_EQ(std::memcmp(one.abundances.data(), two.abundances.data(), sizeof(double) * one.abundances.size()), 0);
+  for (std::size_t z = 0; z < temperatures.size(); ++z) EXPECT_EQ(one.results[z].steps, two.results[z].steps);
+}
+
+TEST(ImplicitBackends, GpuRefusesTheImplicitMethodAsAnInputError) {
+  try {
+    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::final}, {});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("integrator.method: 'implicit'"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace zoneode
