@@ -1,0 +1,319 @@
+// zoneode-validate: accuracy and cost of every method against a tight CVODE reference on sampled
+// zones of a deck (validation/README.md). One thread, zones one after another, so the wall times
+// compare methods on one core.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/numbers.hpp"
+#include "cvode_zone.hpp"
+#include "deck/deck.hpp"
+#include "integrators/asymptotic.hpp"
+#include "integrators/implicit.hpp"
+#include "integrators/implicit_structure.hpp"
+#include "network/compact.hpp"
+#include "network/load.hpp"
+#include "zones/zones.hpp"
+
+namespace zoneode::validation {
+namespace {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::string deck;
+  std::vector<std::string> overrides;
+  int zones = 4;
+  double reference_rtol = 1e-12, reference_atol = 1e-25;
+  double atol = 1e-16;         // [mol/g] of every error-controlled run
+  double significant = 1e-8;   // mass fraction above which a species' error counts
+  std::vector<double> geometric_fractions = {1e-2, 1e-3, 1e-4};
+  std::vector<double> asymptotic_rtols = {1e-3, 1e-4, 1e-5};
+  std::vector<double> implicit_rtols = {1e-4, 1e-6, 1e-8};
+  std::vector<std::pair<double, double>> checks;  // implicit at rtol: max relative error <= bound
+  std::string label;
+};
+
+const char* usage =
+    "usage: zoneode-validate DECK [--set section.key=value]... [--zones N] [--atol A] [--significant X]\n"
+    "                        [--reference-rtol R] [--reference-atol A] [--geometric F,F,..] [--asymptotic R,R,..]\n"
+    "                        [--implicit R,R,..] [--check-implicit RTOL=BOUND]... [--label TEXT]\n"
+    "Integrates N zones spread over the deck's zones (first outer step) with CVODE (BDF) at the\n"
+    "reference tolerance, then with each method and setting, and prints a markdown table: zones ok,\n"
+    "max relative error over species with mass fraction >= X, energy rate error, work per zone.\n"
+    "CVODE runs at the implicit rtols as well. --check-implicit exits 1 unless the implicit method\n"
+    "at RTOL is within BOUND for every zone. Exit status: 0 ok, 1 a check failed, 2 bad input.\n";
+
+double number(const std::string& text, const std::string& what) {
+  const std::optional<double> value = parse_whole_number(text);
+  if (!value || !(*value > 0.0)) throw UsageError(what + ": '" + text + "' is not a number > 0");
+  return *value;
+}
+
+std::vector<double> number_list(const std::string& text, const std::string& what) {
+  std::vector<double> values;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) values.push_back(number(item, what));
+  return values;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--set") o.overrides.push_back(value());
+    else if (a == "--zones") {
+      const auto n = parse_whole_integer(value());
+      if (!n || *n < 1 || *n > 100000) throw UsageError("--zones: expected an integer in 1..100000");
+      o.zones = static_cast<int>(*n);
+    } else if (a == "--atol") o.atol = number(value(), a);
+    else if (a == "--significant") o.significant = number(value(), a);
+    else if (a == "--reference-rtol") o.reference_rtol = number(value(), a);
+    else if (a == "--reference-atol") o.reference_atol = number(value(), a);
+    else if (a == "--geometric") o.geometric_fractions = number_list(value(), a);
+    else if (a == "--asymptotic") o.asymptotic_rtols = number_list(value(), a);
+    else if (a == "--implicit") o.implicit_rtols = number_list(value(), a);
+    else if (a == "--label") o.label = value();
+    else if (a == "--check-implicit") {
+      const std::string v = value();
+      const auto equals = v.find('=');
+      if (equals == std::string::npos) throw UsageError("--check-implicit: expected RTOL=BOUND, got '" + v + "'");
+      o.checks.push_back({number(v.substr(0, equals), a), number(v.substr(equals + 1), a)});
+    } else if (a == "--help" || a == "-h") {
+      std::cout << usage;
+      std::exit(0);
+    } else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a);
+    else if (o.deck.empty()) o.deck = a;
+    else throw UsageError("more than one deck: '" + o.deck + "' and '" + a + "'");
+  }
+  if (o.deck.empty()) throw UsageError("no deck given");
+  return o;
+}
+
+struct Zone {
+  double T9, rho;
+  std::vector<double> Y0, reference;
+  double reference_energy = 0.0;
+};
+
+struct Row {
+  std::string name;
+  double rtol = 0.0;  // implicit runs: for the checks
+  int ok = 0, zones = 0;
+  double max_error = 0.0, energy_error = 0.0, seconds = 0.0;
+  double steps = 0, rejected = 0, rhs = 0, jacobians = 0, factorizations = 0;
+};
+
+// One zone's outcome of a method, for the accounting of a row.
+struct Outcome {
+  bool ok;
+  std::vector<double> Y;
+  double energy;
+  double steps, rejected, rhs, jacobians, factorizations;
+};
+
+std::string format_short(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", v);
+  return text;
+}
+
+int run(const Options& o) {
+  const Deck deck = load_deck(o.deck, o.overrides);
+  if (!deck.zones.from_file.empty()) throw UsageError(o.deck + ": zones.from_file is not supported here");
+  const Network network = load_network(deck.network);
+  const CompactNetwork compact(network);
+  const ImplicitStructure structure(compact);
+  const ZoneBuilder builder(deck.zones, network);
+  const int n = network.species_count();
+  const IntegratorSettings base = deck.integrator;
+  const double t0 = base.start_time, t1 = base.end_time;
+
+  std::vector<Zone> zones;
+  const std::int64_t count = builder.count();
+  const int sampled = static_cast<int>(std::min<std::int64_t>(o.zones, count));
+  for (int k = 0; k < sampled; ++k) {
+    const std::int64_t index = sampled == 1 ? 0 : (count - 1) * k / (sampled - 1);
+    Zone z{builder.temperature(index), builder.density(index), builder.abundances(), {}, 0.0};
+    z.reference = z.Y0;
+    const CvodeResult r =
+        cvode_integrate_zone(compact, structure, z.T9, z.rho, t0, t1, o.reference_rtol, o.reference_atol, z.reference);
+    if (!r.ok) throw std::runtime_error("the CVODE reference failed for zone " + std::to_string(index));
+    z.reference_energy = r.energy_generation_rate;
+    zones.push_back(std::move(z));
+  }
+  // The reference's own uncertainty: CVODE at 10x the reference rtol against it.
+  double reference_spread = 0.0;
+
+  auto error_of = [&](const Zone& z, const std::vector<double>& Y) {
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i) {
+      if (network.species[i].A * z.reference[i] >= o.significant)
+        worst = std::fmax(worst, std::fabs(Y[i] - z.reference[i]) / z.reference[i]);
+    }
+    return std::isfinite(worst) ? worst : INFINITY;
+  };
+  std::vector<Row> rows;
+  auto measure = [&](const std::string& name, double rtol, const std::function<Outcome(const Zone&)>& method) {
+    Row row{name, rtol};
+    row.zones = static_cast<int>(zones.size());
+    for (const Zone& z : zones) {
+      const auto start = std::chrono::steady_clock::now();
+      const Outcome out = method(z);
+      row.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      row.steps += out.steps;
+      row.rejected += out.rejected;
+      row.rhs += out.rhs;
+      row.jacobians += out.jacobians;
+      row.factorizations += out.factorizations;
+      if (!out.ok) continue;
+      ++row.ok;
+      row.max_error = std::fmax(row.max_error, error_of(z, out.Y));
+      const double e = std::fabs(out.energy - z.reference_energy) / std::fabs(z.reference_energy);
+      row.energy_error = std::fmax(row.energy_error, std::isfinite(e) ? e : INFINITY);
+    }
+    rows.push_back(row);
+    std::cerr << "  " << name << " done\n";
+  };
+
+  std::vector<double> asymptotic_workspace(workspace_doubles_per_zone(IntegrationMethod::asymptotic, n, compact.reaction_count()));
+  auto asymptotic = [&](IntegratorSettings s) {
+    return [&, s](const Zone& z) {
+      const int R = compact.reaction_count();
+      double* w = asymptotic_workspace.data();
+      std::vector<double> Y = z.Y0;
+      ZoneResult r;
+      integrate_zone(compact.rate_view(), compact.step_view(), s, z.T9, z.rho, Y.data(),
+                     ZoneWorkspace<double*>{w, w + R, w + 2 * R, w + 2 * R + n}, r);
+      const double attempts = static_cast<double>(r.steps + r.rejected_steps);
+      return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
+                     s.schedule == StepSchedule::geometric ? attempts : 2 * attempts, 0, 0};
+    };
+  };
+  std::vector<double> implicit_workspace(structure.workspace_doubles());
+  const ImplicitView view = structure.view();
+  auto implicit = [&](IntegratorSettings s) {
+    return [&, s](const Zone& z) {
+      std::vector<double> Y = z.Y0;
+      ZoneResult r;
+      integrate_zone_implicit(compact.rate_view(), compact.step_view(), view, s, z.T9, z.rho, Y.data(),
+                              structure.workspace_at(implicit_workspace.data()), r);
+      return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
+                     double(r.rhs_evaluations), double(r.jacobian_evaluations), double(r.factorizations)};
+    };
+  };
+  auto cvode = [&](double rtol, double atol) {
+    return [&, rtol, atol](const Zone& z) {
+      std::vector<double> Y = z.Y0;
+      const CvodeResult r = cvode_integrate_zone(compact, structure, z.T9, z.rho, t0, t1, rtol, atol, Y);
+      return Outcome{r.ok, Y, r.energy_generation_rate, double(r.steps), double(r.error_test_failures),
+                     double(r.rhs_evaluations), double(r.jacobian_evaluations), double(r.factorizations)};
+    };
+  };
+
+  {
+    const auto check = cvode(10 * o.reference_rtol, o.reference_atol);
+    for (const Zone& z : zones) {
+      const Outcome out = check(z);
+      reference_spread = std::fmax(reference_spread, out.ok ? error_of(z, out.Y) : INFINITY);
+    }
+  }
+  for (double f : o.geometric_fractions) {
+    IntegratorSettings s = base;
+    s.method = IntegrationMethod::asymptotic;
+    s.schedule = StepSchedule::geometric;
+    s.dt_fraction = f;
+    measure("asymptotic geometric dt " + format_short(f) + " t", 0.0, asymptotic(s));
+  }
+  for (double rtol : o.asymptotic_rtols) {
+    IntegratorSettings s = base;
+    s.method = IntegrationMethod::asymptotic;
+    s.schedule = StepSchedule::adaptive;
+    s.rtol = rtol;
+    s.atol = o.atol;
+    measure("asymptotic adaptive rtol " + format_short(rtol), 0.0, asymptotic(s));
+  }
+  for (double rtol : o.implicit_rtols) {
+    IntegratorSettings s = base;
+    s.method = IntegrationMethod::implicit;
+    s.schedule = StepSchedule::adaptive;
+    s.rtol = rtol;
+    s.atol = o.atol;
+    measure("implicit rtol " + format_short(rtol), rtol, implicit(s));
+  }
+  for (double rtol : o.implicit_rtols) measure("cvode rtol " + format_short(rtol), 0.0, cvode(rtol, o.atol));
+
+  std::cout << "### " << (o.label.empty() ? o.deck : o.label) << "\n\n"
+            << network.species_count() << " species, " << network.reaction_count() << " reactions; " << zones.size()
+            << " zones, T9 " << format_short(zones.front().T9) << ".." << format_short(zones.back().T9) << ", rho "
+            << format_short(zones.front().rho) << ".." << format_short(zones.back().rho) << ", " << format_short(t0)
+            << " to " << format_short(t1) << " s; atol " << format_short(o.atol) << " mol/g; errors over X >= "
+            << format_short(o.significant) << " against CVODE rtol " << format_short(o.reference_rtol)
+            << " (CVODE at " << format_short(10 * o.reference_rtol) << " differs from it by "
+            << format_short(reference_spread) << ")\n\n"
+            << "| method | zones ok | max rel. error | energy rate error | steps | rejected | RHS | Jacobians | LU | ms |\n"
+            << "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const Row& r : rows) {
+    const double per = 1.0 / r.zones;
+    auto cell = [](double v) {
+      char text[32];
+      std::snprintf(text, sizeof text, v >= 1e5 ? "%.3g" : "%.0f", v);
+      return std::string(text);
+    };
+    std::cout << "| " << r.name << " | " << r.ok << "/" << r.zones << " | "
+              << (r.ok ? format_short(r.max_error) : "-") << " | " << (r.ok ? format_short(r.energy_error) : "-")
+              << " | " << cell(r.steps * per) << " | " << cell(r.rejected * per) << " | " << cell(r.rhs * per) << " | "
+              << cell(r.jacobians * per) << " | " << cell(r.factorizations * per) << " | "
+              << format_short(1e3 * r.seconds * per) << " |\n";
+  }
+  std::cout << "\n(work columns and ms are per zone, one thread)\n\n";
+  int status = 0;
+  for (const auto& [rtol, bound] : o.checks) {
+    bool found = false;
+    for (const Row& r : rows) {
+      if (r.rtol != rtol) continue;
+      found = true;
+      const bool pass = r.ok == r.zones && r.max_error <= bound;
+      std::cout << "check: implicit rtol " << format_short(rtol) << ": " << r.ok << "/" << r.zones
+                << " zones ok, max relative error " << format_short(r.max_error) << " (bound " << format_short(bound)
+                << "): " << (pass ? "pass" : "FAIL") << "\n";
+      if (!pass) status = 1;
+    }
+    if (!found) throw UsageError("--check-implicit: rtol " + format_short(rtol) + " is not among --implicit");
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace zoneode::validation
+
+int main(int argc, char** argv) {
+  using namespace zoneode::validation;
+  try {
+    return run(parse(argc, argv));
+  } catch (const UsageError& error) {
+    std::cerr << "zoneode-validate: " << error.what() << "\n" << usage;
+    return 2;
+  } catch (const zoneode::InputError& error) {
+    std::cerr << "zoneode-validate: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "zoneode-validate: " << error.what() << "\n";
+    return 1;
+  }
+}
