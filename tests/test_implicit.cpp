@@ -75,11 +75,14 @@ Evaluated analytic_jacobian(const CompactNetwork& compact, const ImplicitStructu
                             const std::vector<double>& rate, const std::vector<double>& Y) {
   const int S = compact.species_count();
   const JacobianView jac = structure.jacobian_view();
-  std::vector<double> slot(jac.slot_count), entries(jac.entry_count);
+  std::vector<double> slot(jac.slot_count), entries(jac.entry_count), ye_column(S);
   Evaluated out{std::vector<double>(S * S, 0.0), std::vector<double>(S)};
   flux_derivative_slots(compact.step_view(), jac, rate.data(), Y.data(), slot.data());
-  jacobian_from_slots(S, jac, slot.data(), entries.data(), out.energy_row.data());
+  jacobian_from_slots(S, jac, slot.data(), entries.data(), ye_column.data(), out.energy_row.data());
   for (int e = 0; e < jac.entry_count; ++e) out.dense[jac.entry_row[e] * S + jac.entry_column[e]] += entries[e];
+  // The rank-one Ye part: u Z^T.
+  for (int i = 0; i < S; ++i)
+    for (int m = 0; m < S; ++m) out.dense[i * S + m] += ye_column[i] * compact.species_Z[m];
   return out;
 }
 
@@ -189,9 +192,10 @@ void check_solve(const Network& network, double T9, double rho, double h) {
   const Evaluated J = analytic_jacobian(compact, structure, rate, Y);
   const ImplicitView view = structure.view();
   const JacobianView jac = structure.jacobian_view();
-  std::vector<double> slot(jac.slot_count), entries(jac.entry_count), energy(S), values(view.lu.filled_count, 0.0);
+  std::vector<double> slot(jac.slot_count), entries(jac.entry_count), ye_column(S), energy(S),
+      values(view.lu.filled_count, 0.0);
   flux_derivative_slots(compact.step_view(), jac, rate.data(), Y.data(), slot.data());
-  jacobian_from_slots(S, jac, slot.data(), entries.data(), energy.data());
+  jacobian_from_slots(S, jac, slot.data(), entries.data(), ye_column.data(), energy.data());
   const double diagonal = 1.0 / (h * rodas3::gamma);
   for (int p = 0; p < S; ++p) values[view.lu.diagonal[p]] = diagonal;
   for (int e = 0; e < jac.entry_count; ++e) values[view.entry_position[e]] -= entries[e];
@@ -199,6 +203,15 @@ void check_solve(const Network& network, double T9, double rho, double h) {
   std::vector<double> b(S), x(S), work(S);
   for (int i = 0; i < S; ++i) b[i] = std::sin(1.0 + i);
   sparse_lu_solve(view.lu, values.data(), b.data(), x.data(), work.data());
+  // Sherman-Morrison for the Ye part, as integrate_zone_implicit does.
+  std::vector<double> w(S);
+  sparse_lu_solve(view.lu, values.data(), ye_column.data(), w.data(), work.data());
+  double z_dot_w = 0.0, z_dot_x = 0.0;
+  for (int i = 0; i < S; ++i) {
+    z_dot_w += compact.species_Z[i] * w[i];
+    z_dot_x += compact.species_Z[i] * x[i];
+  }
+  for (int i = 0; i < S; ++i) x[i] += w[i] * z_dot_x / (1.0 - z_dot_w);
   double worst = 0.0, scale = 0.0;
   for (int i = 0; i < S; ++i) {
     double product = diagonal * x[i], magnitude = std::fabs(diagonal * x[i]);

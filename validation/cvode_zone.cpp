@@ -18,7 +18,7 @@ namespace {
 struct ZoneData {
   StepView net;
   JacobianView jacobian;
-  std::vector<double> rate_factor, flux, slot, entries, energy_row;
+  std::vector<double> rate_factor, flux, slot, entries, energy_row, ye_column;
 };
 
 int rhs(sunrealtype, N_Vector y, N_Vector ydot, void* user) {
@@ -36,10 +36,12 @@ int jacobian(sunrealtype, N_Vector y, N_Vector, SUNMatrix J, void* user, N_Vecto
   const int n = d.net.species_count;
   const double* Y = N_VGetArrayPointer(y);
   flux_derivative_slots(d.net, d.jacobian, d.rate_factor.data(), Y, d.slot.data());
-  jacobian_from_slots(n, d.jacobian, d.slot.data(), d.entries.data(), d.energy_row.data());
+  jacobian_from_slots(n, d.jacobian, d.slot.data(), d.entries.data(), d.ye_column.data(), d.energy_row.data());
   SUNMatZero(J);
   for (int e = 0; e < d.jacobian.entry_count; ++e)
     SM_ELEMENT_D(J, d.jacobian.entry_row[e], d.jacobian.entry_column[e]) += d.entries[e];
+  for (int i = 0; i < n; ++i)  // the electron captures' rank-one part u Z^T
+    for (int m = 0; m < n; ++m) SM_ELEMENT_D(J, i, m) += d.ye_column[i] * d.net.species_Z[m];
   for (int j = 0; j < n; ++j) SM_ELEMENT_D(J, n, j) = d.energy_row[j];
   return 0;
 }
@@ -52,7 +54,8 @@ CvodeResult cvode_integrate_zone(const CompactNetwork& network, const ImplicitSt
   const int n = network.species_count();
   ZoneData data{network.step_view(), structure.jacobian_view(), std::vector<double>(network.reaction_count()),
                 std::vector<double>(network.reaction_count()), std::vector<double>(structure.jacobian_view().slot_count),
-                std::vector<double>(structure.jacobian_view().entry_count), std::vector<double>(n)};
+                std::vector<double>(structure.jacobian_view().entry_count), std::vector<double>(n),
+                std::vector<double>(n)};
   zone_rate_factors(network.rate_view(), T9, rho, data.rate_factor.data());
 
   CvodeResult result;

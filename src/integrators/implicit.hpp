@@ -19,6 +19,10 @@
 // the same stages: its row of the augmented Jacobian is the energy row, its column is zero, so
 // k_E,i = h gamma (S(stage i) + energy_row . k_i + sum_j c_ij k_E,j / h), exact to the same order.
 //
+// Electron captures make J = J_sparse + u Z^T (jacobian.hpp); with M_s = I/(h gamma) - J_sparse
+// factorised sparsely, M^-1 b = x + w (Z . x) / (1 - Z . w) with x = M_s^-1 b, w = M_s^-1 u
+// (Sherman-Morrison: one more solve per step, exact), so captures never fill the LU pattern.
+//
 // The step size comes from the shared StepControl (adaptive schedule: error norm
 // max_i |k_4,i| / (atol + rtol max(|Y_i|, |Y_new,i|)), next dt = dt * clamp(0.9 err^(-1/3), ...);
 // geometric schedule: fixed dt = dt_fraction * t, no error control). Host/device: no allocation,
@@ -49,7 +53,7 @@ struct ImplicitView {
 // jacobian jacobian.entry_count, matrix lu.filled_count, stages 4 x species, the rest species.
 template <typename Array = double*>
 struct ImplicitWorkspace {
-  Array rate_factor, flux, slot, jacobian, matrix, energy_row, rhs, state, stages, solve;
+  Array rate_factor, flux, slot, jacobian, matrix, energy_row, ye_column, ye_solution, rhs, state, stages, solve;
 };
 
 namespace rodas3 {
@@ -85,7 +89,7 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
       species_rates(net, work.flux, f0);
       release_start = energy_release_rate(net, work.flux);
       flux_derivative_slots(net, imp.jacobian, work.rate_factor, Y, work.slot);
-      jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.energy_row);
+      jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
       ++rhs_evaluations;
       ++jacobian_evaluations;
       jacobian_current = true;
@@ -96,6 +100,12 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
     for (int e = 0; e < imp.jacobian.entry_count; ++e) work.matrix[imp.entry_position[e]] -= work.jacobian[e];
     sparse_lu_factor(imp.lu, work.matrix);
     ++factorizations;
+    const bool captures = imp.jacobian.ye_term_count > 0;
+    double ye_denominator = 1.0;  // 1 - Z . w
+    if (captures) {
+      sparse_lu_solve(imp.lu, work.matrix, work.ye_column, work.ye_solution, work.solve);
+      for (int i = 0; i < n; ++i) ye_denominator -= net.species_Z[i] * work.ye_solution[i];
+    }
 
     double release = release_start;  // S at the current stage's argument
     for (int s = 0; s < rodas3::stages; ++s) {
@@ -124,6 +134,12 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
         energy_rhs += coupling * stage_energy[j];
       }
       sparse_lu_solve(imp.lu, work.matrix, work.rhs, k, work.solve);
+      if (captures) {
+        double z_dot_k = 0.0;
+        for (int i = 0; i < n; ++i) z_dot_k += net.species_Z[i] * k[i];
+        const double correction = z_dot_k / ye_denominator;
+        for (int i = 0; i < n; ++i) k[i] += correction * work.ye_solution[i];
+      }
       double coupling_energy = 0.0;
       for (int i = 0; i < n; ++i) coupling_energy += work.energy_row[i] * k[i];
       stage_energy[s] = h * rodas3::gamma * (energy_rhs + coupling_energy);

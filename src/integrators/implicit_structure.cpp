@@ -61,25 +61,35 @@ ImplicitStructure::ImplicitStructure(const CompactNetwork& network) : species_co
     }
     return it->second;
   };
-  auto add_terms = [&](int slot, int r, int column, double column_factor) {
+  auto add_terms = [&](int slot, int r, int column) {
     for (const auto& [species, nu] : net[r]) {
       if (nu == 0) continue;
       term_slot.push_back(slot);
       term_entry.push_back(entry(species, column));
-      term_coefficient.push_back(nu * column_factor);
+      term_coefficient.push_back(nu);
     }
     energy_term_slot.push_back(slot);
     energy_term_species.push_back(column);
-    energy_term_coefficient.push_back(network.q_value_MeV[r] * column_factor);
+    energy_term_coefficient.push_back(network.q_value_MeV[r]);
   };
   slot_offsets.push_back(0);
   int slot = 0;
   for (int r = 0; r < R; ++r) {
     const int count = network.reactant_count[r];
-    for (int k = 0; k < count; ++k) add_terms(slot++, r, network.reactant_species[max_reactants_per_reaction * r + k], 1.0);
+    for (int k = 0; k < count; ++k) add_terms(slot++, r, network.reactant_species[max_reactants_per_reaction * r + k]);
     if (network.reaction_flags[r] & reaction_flag_electron_capture) {
+      // d flux / d Ye: into the Ye column (rank-one part of J) and, times Z_m, the energy row.
+      for (const auto& [species, nu] : net[r]) {
+        if (nu == 0) continue;
+        ye_term_slot.push_back(slot);
+        ye_term_species.push_back(species);
+        ye_term_coefficient.push_back(nu);
+      }
       for (int m = 0; m < S; ++m) {
-        if (network.species_Z[m] != 0.0) add_terms(slot, r, m, network.species_Z[m]);
+        if (network.species_Z[m] == 0.0) continue;
+        energy_term_slot.push_back(slot);
+        energy_term_species.push_back(m);
+        energy_term_coefficient.push_back(network.q_value_MeV[r] * network.species_Z[m]);
       }
       ++slot;
     }
@@ -144,6 +154,8 @@ ImplicitStructure::ImplicitStructure(const CompactNetwork& network) : species_co
   take(layout_.jacobian, static_cast<std::int64_t>(entry_row.size()));
   take(layout_.matrix, filled_entries());
   take(layout_.energy_row, S);
+  take(layout_.ye_column, S);
+  take(layout_.ye_solution, S);
   take(layout_.rhs, S);
   take(layout_.state, S);
   take(layout_.stages, 4 * static_cast<std::int64_t>(S));
@@ -162,6 +174,10 @@ JacobianView ImplicitStructure::jacobian_view() const {
   view.entry_count = static_cast<int>(entry_row.size());
   view.entry_row = entry_row.data();
   view.entry_column = entry_column.data();
+  view.ye_term_count = static_cast<int>(ye_term_slot.size());
+  view.ye_term_slot = ye_term_slot.data();
+  view.ye_term_species = ye_term_species.data();
+  view.ye_term_coefficient = ye_term_coefficient.data();
   view.energy_term_count = static_cast<int>(energy_term_slot.size());
   view.energy_term_slot = energy_term_slot.data();
   view.energy_term_species = energy_term_species.data();

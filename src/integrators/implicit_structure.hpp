@@ -13,8 +13,8 @@ namespace zoneode {
 
 // Where each array of one zone's implicit workspace starts (offsets in doubles) and the total.
 struct ImplicitWorkspaceLayout {
-  std::int64_t rate_factor = 0, flux = 0, slot = 0, jacobian = 0, matrix = 0, energy_row = 0, rhs = 0, state = 0,
-               stages = 0, solve = 0, total = 0;
+  std::int64_t rate_factor = 0, flux = 0, slot = 0, jacobian = 0, matrix = 0, energy_row = 0, ye_column = 0,
+               ye_solution = 0, rhs = 0, state = 0, stages = 0, solve = 0, total = 0;
 };
 
 class ImplicitStructure {
@@ -27,8 +27,9 @@ class ImplicitStructure {
   // One zone's workspace inside `base` (workspace_doubles() values).
   ImplicitWorkspace<double*> workspace_at(double* base) const {
     const ImplicitWorkspaceLayout& l = layout_;
-    return {base + l.rate_factor, base + l.flux,       base + l.slot,  base + l.jacobian, base + l.matrix,
-            base + l.energy_row,  base + l.rhs,        base + l.state, base + l.stages,   base + l.solve};
+    return {base + l.rate_factor, base + l.flux,        base + l.slot,        base + l.jacobian,
+            base + l.matrix,      base + l.energy_row,  base + l.ye_column,   base + l.ye_solution,
+            base + l.rhs,         base + l.state,       base + l.stages,      base + l.solve};
   }
   const ImplicitWorkspaceLayout& layout() const { return layout_; }
   std::int64_t workspace_doubles() const { return layout_.total; }
@@ -42,6 +43,8 @@ class ImplicitStructure {
   // Host arrays behind the views.
   std::vector<std::int32_t> slot_offsets, term_slot, term_entry, entry_row, entry_column;
   std::vector<double> term_coefficient;
+  std::vector<std::int32_t> ye_term_slot, ye_term_species;
+  std::vector<double> ye_term_coefficient;
   std::vector<std::int32_t> energy_term_slot, energy_term_species;
   std::vector<double> energy_term_coefficient;
   std::vector<std::int32_t> order, row_offsets, columns, diagonal, update_target;

@@ -6,8 +6,11 @@
 // electron capture one more slot, rate_factor_r * prod_k Y[s_k] = d flux_r / d Ye, which reaches
 // every charged species m through dYe/dY_m = Z_m (captures follow the current Ye as the RHS does).
 // A host-built term list (implicit_structure.hpp) then adds coefficient x slot into each Jacobian
-// entry: coefficient = net stoichiometry nu_ir (creation minus destruction factor) for reactant
-// slots, nu_ir * Z_m for Ye slots. Entries are stored compactly (only the pattern's entries).
+// entry, coefficient = net stoichiometry nu_ir (creation minus destruction factor), for reactant
+// slots. The Ye slots make J = J_sparse + u Z^T with u_i = sum over captures of nu_ir d flux_r/d Ye:
+// a rank-one part, kept as the vector u ("Ye column") so that captures do not fill the pattern
+// with dense rows (the solver applies it by Sherman-Morrison, implicit.hpp). Entries are stored
+// compactly (only the pattern's entries).
 // Host/device: raw pointers, fixed-order sums (bitwise reproducible), no allocation.
 #pragma once
 
@@ -28,6 +31,10 @@ struct JacobianView {
   int entry_count = 0;                          // distinct (row, column) entries of J
   const std::int32_t* entry_row = nullptr;      // species index
   const std::int32_t* entry_column = nullptr;   // species index
+  int ye_term_count = 0;                        // u[ye_term_species[t]] += ye_term_coefficient[t] * slot[ye_term_slot[t]]
+  const std::int32_t* ye_term_slot = nullptr;
+  const std::int32_t* ye_term_species = nullptr;
+  const double* ye_term_coefficient = nullptr;   // nu_ir
   int energy_term_count = 0;                    // energy_row[species] += coefficient * slot[slot]
   const std::int32_t* energy_term_slot = nullptr;
   const std::int32_t* energy_term_species = nullptr;
@@ -59,13 +66,18 @@ ZONEODE_HD inline void flux_derivative_slots(const StepView& net, const Jacobian
   }
 }
 
-// J's entries (jac.entry_count values) and the energy row (species_count values,
-// d(sum_r Q_r flux_r)/dY [MeV mol/(g s) per mol/g]) from the slots.
-template <typename Slots, typename Entries, typename EnergyRow>
+// J's sparse entries (jac.entry_count values), the Ye column u (species_count values; J = sparse
+// entries + u Z^T) and the energy row (species_count values, d(sum_r Q_r flux_r)/dY
+// [MeV mol/(g s) per mol/g], Ye dependence included) from the slots.
+template <typename Slots, typename Entries, typename YeColumn, typename EnergyRow>
 ZONEODE_HD inline void jacobian_from_slots(int species_count, const JacobianView& jac, const Slots& slot,
-                                           Entries entry, EnergyRow energy_row) {
+                                           Entries entry, YeColumn ye_column, EnergyRow energy_row) {
   for (int e = 0; e < jac.entry_count; ++e) entry[e] = 0.0;
   for (int t = 0; t < jac.term_count; ++t) entry[jac.term_entry[t]] += jac.term_coefficient[t] * slot[jac.term_slot[t]];
+  for (int i = 0; i < species_count; ++i) ye_column[i] = 0.0;
+  for (int t = 0; t < jac.ye_term_count; ++t) {
+    ye_column[jac.ye_term_species[t]] += jac.ye_term_coefficient[t] * slot[jac.ye_term_slot[t]];
+  }
   for (int i = 0; i < species_count; ++i) energy_row[i] = 0.0;
   for (int t = 0; t < jac.energy_term_count; ++t) {
     energy_row[jac.energy_term_species[t]] += jac.energy_term_coefficient[t] * slot[jac.energy_term_slot[t]];
