@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what zoneode needs from the distribution (Debian 12 / Ubuntu 22.04+), only what is
-# missing. Runs apt-get as root, through sudo otherwise.
+# missing. Runs apt-get as root, through sudo otherwise. libsundials-dev (CVODE) builds
+# zoneode-validate, the implicit method's reference (validation/README.md).
 # --hip also installs Debian's HIP toolchain (hipcc, HIP 5.2), which compiles the kernels for
 # gfx90a (MI250); the CPU build and the README's commands do not need it.
 set -euo pipefail
@@ -11,6 +12,7 @@ packages=(
   libomp-dev
   libopenmpi-dev openmpi-bin
   libhdf5-dev libhdf5-openmpi-dev hdf5-tools
+  libsundials-dev
 )
 if [ "${1:-}" = "--hip" ]; then
   packages=(hipcc libamdhip64-dev rocm-device-libs)
