@@ -59,12 +59,21 @@ struct ImplicitWorkspace {
 namespace rodas3 {
 inline constexpr int stages = 4;
 inline constexpr double gamma = 0.5;
-// a_ij and c_ij below the diagonal (i = 2..4), row by row; m_i; stage i evaluates f anew unless
-// it reuses f(Y) (stage 2: a_21 = 0).
-inline constexpr double a[6] = {0.0, 2.0, 0.0, 2.0, 0.0, 1.0};
-inline constexpr double c[6] = {4.0, 1.0, -1.0, 1.0, -1.0, -8.0 / 3.0};
-inline constexpr double m[4] = {2.0, 0.0, 1.0, 1.0};
-inline constexpr bool new_f[4] = {true, false, true, true};
+// a_ij and c_ij below the diagonal (i = 2..4), row by row, and m_i; stage i evaluates f anew
+// unless it reuses f(Y) (stage 2: a_21 = 0). Function-local tables: usable in device code.
+ZONEODE_HD inline double a(int k) {
+  constexpr double table[6] = {0.0, 2.0, 0.0, 2.0, 0.0, 1.0};
+  return table[k];
+}
+ZONEODE_HD inline double c(int k) {
+  constexpr double table[6] = {4.0, 1.0, -1.0, 1.0, -1.0, -8.0 / 3.0};
+  return table[k];
+}
+ZONEODE_HD inline double m(int k) {
+  constexpr double table[4] = {2.0, 0.0, 1.0, 1.0};
+  return table[k];
+}
+ZONEODE_HD inline bool new_f(int k) { return k != 1; }
 }  // namespace rodas3
 
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time with
@@ -111,11 +120,11 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
     for (int s = 0; s < rodas3::stages; ++s) {
       Array k = work.stages + s * n;
       const int row = s * (s - 1) / 2;  // first a_sj / c_sj of stage s (0-based s >= 1)
-      if (rodas3::new_f[s] && s > 0) {
+      if (rodas3::new_f(s) && s > 0) {
         // Stage argument Y + sum_j a_sj k_j into solve (free until the solve below), then f there.
         for (int i = 0; i < n; ++i) {
           double y = Y[i];
-          for (int j = 0; j < s; ++j) y += rodas3::a[row + j] * work.stages[j * n + i];
+          for (int j = 0; j < s; ++j) y += rodas3::a(row + j) * work.stages[j * n + i];
           work.solve[i] = y;
         }
         zone_fluxes(net, work.rate_factor, work.solve, work.flux);
@@ -129,7 +138,7 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
       }
       double energy_rhs = release;
       for (int j = 0; j < s; ++j) {
-        const double coupling = rodas3::c[row + j] / h;
+        const double coupling = rodas3::c(row + j) / h;
         for (int i = 0; i < n; ++i) work.rhs[i] += coupling * work.stages[j * n + i];
         energy_rhs += coupling * stage_energy[j];
       }
@@ -150,13 +159,13 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
     const Array k_last = work.stages + (rodas3::stages - 1) * n;
     for (int i = 0; i < n; ++i) {
       double y = Y[i];
-      for (int s = 0; s < rodas3::stages; ++s) y += rodas3::m[s] * work.stages[s * n + i];
+      for (int s = 0; s < rodas3::stages; ++s) y += rodas3::m(s) * work.stages[s * n + i];
       work.rhs[i] = y;
       const double scale = settings.atol + settings.rtol * fmax(fabs(Y[i]), fabs(y));
       reductions.error_norm = combine_error(reductions.error_norm, fabs(k_last[i]) / scale);
     }
     double released = 0.0;
-    for (int s = 0; s < rodas3::stages; ++s) released += rodas3::m[s] * stage_energy[s];
+    for (int s = 0; s < rodas3::stages; ++s) released += rodas3::m(s) * stage_energy[s];
     reductions.finite = all_finite(n, work.rhs) && is_finite(released);
     reductions.mass = mass_fraction_sum(net, work.rhs);
     // StepControl adds 0.5 h (start + mid): both the step's mean release rate.
