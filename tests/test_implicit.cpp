@@ -14,6 +14,8 @@
 
 #include "backends/backend.hpp"
 #include "common/constants.hpp"
+#include "deck/deck.hpp"
+#include "deck/yaml_schema.hpp"
 #include "integrators/implicit.hpp"
 #include "integrators/implicit_structure.hpp"
 #include "network/analytic.hpp"
@@ -449,6 +451,18 @@ TEST(ImplicitZones, OneAndTwoThreadsGiveBitwiseTheSameZones) {
   run_cpu(compact, settings, two, 2);
   EXPECT_EQ(std::memcmp(one.abundances.data(), two.abundances.data(), sizeof(double) * one.abundances.size()), 0);
   for (std::size_t z = 0; z < temperatures.size(); ++z) EXPECT_EQ(one.results[z].steps, two.results[z].steps);
+}
+
+TEST(ImplicitDeck, MethodIsReadFromTheDeckAndListedInErrors) {
+  const std::string deck_file = std::string(ZONEODE_SOURCE_DIR) + "/inputs/decay_chain.yaml";
+  EXPECT_EQ(load_deck(deck_file, {"integrator.method=implicit"}).integrator.method, IntegrationMethod::implicit);
+  EXPECT_EQ(load_deck(deck_file, {}).integrator.method, IntegrationMethod::asymptotic);
+  try {
+    load_deck(deck_file, {"integrator.method=rosenbrock"});
+    FAIL() << "no error";
+  } catch (const DeckError& error) {
+    EXPECT_NE(std::string(error.what()).find("asymptotic, implicit"), std::string::npos) << error.what();
+  }
 }
 
 TEST(ImplicitBackends, GpuRefusesTheImplicitMethodAsAnInputError) {
