@@ -3,6 +3,7 @@
 // method's order, and zone independence (a failing zone leaves its neighbours bitwise unchanged).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -438,6 +439,21 @@ TEST(ImplicitZones, NonFiniteZoneFailsAloneNeighboursBitwiseUnchanged) {
         << z;
     EXPECT_EQ(std::memcmp(&faulty.results[z].energy_generation_rate, &clean.results[z].energy_generation_rate,
                           sizeof(double)), 0) << z;
+  }
+}
+
+TEST(ImplicitZones, AbundancesNeverFallBelowTheFloor) {
+  // A parent that decays 1e4 times faster than the burn is exhausted: without the floor it ends at
+  // 1e-231 mol/g (checked), below the 1e-30 floor. The floor also catches the slightly negative
+  // values a Rosenbrock step can give exhausted species, so output files stay valid zone input.
+  const Network network = decay_chain_network({1e4, 1.0});
+  for (double floor : {0.0, 1e-30}) {
+    IntegratorSettings s = adaptive(1e-4, 1e-6, 10.0);
+    s.atol = 1e-12;
+    s.abundance_floor = floor;
+    const Burn b = burn(network, s, {y0, 0.0, 0.0});
+    ASSERT_EQ(b.result.status, zone_ok);
+    for (double y : b.Y) EXPECT_GE(y, floor) << "floor " << floor;
   }
 }
 

@@ -25,7 +25,8 @@
 //
 // The step size comes from the shared StepControl (adaptive schedule: error norm
 // max_i |k_4,i| / (atol + rtol max(|Y_i|, |Y_new,i|)), next dt = dt * clamp(0.9 err^(-1/3), ...);
-// geometric schedule: fixed dt = dt_fraction * t, no error control). Host/device: no allocation,
+// geometric schedule: fixed dt = dt_fraction * t, no error control). Accepted states are floored at
+// abundance_floor (tiny negative values appear in exhausted species). Host/device: no allocation,
 // exceptions or containers; the caller supplies the workspace (ImplicitStructure::layout()).
 #pragma once
 
@@ -173,7 +174,9 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
     reductions.release_rate_mid = released / h;
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
-      for (int i = 0; i < n; ++i) Y[i] = work.rhs[i] * scale;
+      // Exhausted species may come out slightly negative (of the order of atol); as in the
+      // asymptotic method, no abundance goes below the floor (files stay valid zone input).
+      for (int i = 0; i < n; ++i) Y[i] = fmax(work.rhs[i] * scale, settings.abundance_floor);
       jacobian_current = false;
     }
   }
