@@ -172,7 +172,7 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
     // StepControl adds 0.5 h (start + mid): both the step's mean release rate.
     reductions.release_rate_start = released / h;
     reductions.release_rate_mid = released / h;
-    if (control.end_attempt(reductions) == StepVerdict::accepted) {
+    if (control.end_attempt(reductions, 2) == StepVerdict::accepted) {
       const double scale = control.scale();
       // Exhausted species may come out slightly negative (of the order of atol); as in the
       // asymptotic method, no abundance goes below the floor (files stay valid zone input).

@@ -85,19 +85,21 @@ class StepControl {
   // The attempt's step [s]; the adaptive schedule's half steps are 0.5 * step().
   ZONEODE_HD double step() const { return step_; }
 
-  ZONEODE_HD StepVerdict end_attempt(const AttemptReductions& r) {
+  ZONEODE_HD StepVerdict end_attempt(const AttemptReductions& r) { return end_attempt(r, 1); }
+
+  // estimate_order p: the adaptive error estimate scales as dt^(p+1), so the next dt follows
+  // err^(-1/(p+1)). 1 for the asymptotic method's step doubling, 2 for the implicit method's
+  // embedded solution (Rodas3).
+  ZONEODE_HD StepVerdict end_attempt(const AttemptReductions& r, int estimate_order) {
     if (settings_.schedule == StepSchedule::geometric) {
       if (!check(r)) return StepVerdict::stopped;
       released_ += r.release_rate_start * step_;
       advance();
       return StepVerdict::accepted;
     }
-    // The asymptotic method is first order: its local error estimate scales as dt^2. The implicit
-    // method's (Rodas3's embedded second-order solution) scales as dt^3.
     const double error = r.error_norm;
-    const double factor = !(error > 0.0) ? settings_.max_dt_growth
-                          : settings_.method == IntegrationMethod::implicit ? 0.9 / cbrt(error)
-                                                                            : 0.9 / sqrt(error);
+    const double factor =
+        error > 0.0 ? 0.9 / (estimate_order == 2 ? cbrt(error) : sqrt(error)) : settings_.max_dt_growth;
     if (error <= 1.0) {
       if (!check(r)) return StepVerdict::stopped;
       released_ += 0.5 * step_ * (r.release_rate_start + r.release_rate_mid);
