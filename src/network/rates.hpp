@@ -62,9 +62,15 @@ ZONEODE_HD inline double reaction_flux(const StepView& net, int r, double rate_f
 
 // One term of a F+ or F- sum: stoichiometric factor x flux of its reaction.
 template <typename Fluxes>
+ZONEODE_HD inline double flux_term(reaction_index_t reaction, stoich_factor_t factor, const Fluxes& flux) {
+  return factor * flux[reaction];
+}
+
+// Term k of a CSR list.
+template <typename Fluxes>
 ZONEODE_HD inline double flux_term(const reaction_index_t* reaction, const stoich_factor_t* factor, int k,
                                    const Fluxes& flux) {
-  return factor[k] * flux[reaction[k]];
+  return flux_term(reaction[k], factor[k], flux);
 }
 
 // The sum of one CSR row (row i of offsets) of terms, in order.
