@@ -48,9 +48,22 @@ __global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args) {
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, NETWORK, ZONE, shared, scratch);
 }
 
-// Calls visit(kernel) with the instantiation for the block size and placement; false if none.
+// A launch bound asking for MIN_BLOCKS resident blocks (caps registers on NVIDIA): for sweeps.
+template <int BLOCK, int MIN_BLOCKS>
+__global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelArgs args) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
+  run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
+}
+
+// Calls visit(kernel) with the instantiation for the block size, placement and bound; false if none.
 template <typename Visit>
-bool with_kernel(int block, bool network, bool zone, Visit&& visit) {
+bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0) {
+  if (min_blocks > 0) {
+    if (block == 128 && min_blocks == 6 && zone && !network) return visit(final_bounded_kernel<128, 6>), true;
+    if (block == 128 && min_blocks == 7 && zone && !network) return visit(final_bounded_kernel<128, 7>), true;
+    return false;
+  }
 #define ZONEODE_FINAL(B)                                                \
   if (block == B) {                                                     \
     if (network && zone) return visit(final_kernel<B, true, true>), true; \
@@ -64,29 +77,36 @@ bool with_kernel(int block, bool network, bool zone, Visit&& visit) {
 
 int chunk_threads() { return chunk_threads_cut; }
 
-LaunchPlan plan_for(int block, const LaunchContext& context) {
-  LaunchPlan result = place_arrays(block, context, final_stages_network, true);
-  with_kernel(block, result.stage_network, result.stage_zone, [&](auto kernel) { size_grid(kernel, context, result); });
+LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
+  LaunchPlan result = place_arrays(config.block, context, final_stages_network, true);
   result.group = 0;
+  result.min_blocks = config.min_blocks;
+  if (!with_kernel(
+          config.block, result.stage_network, result.stage_zone,
+          [&](auto kernel) { size_grid(kernel, context, result); }, config.min_blocks))
+    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
+                                std::to_string(config.min_blocks) +
+                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7 with zone placement)");
   return result;
 }
 
 LaunchPlan plan(const LaunchContext& context) {
   const KernelConfig config = kernel_config(final_default);
-  if (config.min_blocks != 0 || !with_kernel(config.block, false, false, [](auto) {}))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
-                                std::to_string(config.min_blocks) + " (blocks 64, 128, 256, 512; no launch bound)");
-  LaunchPlan result = plan_for(config.block, context);
-  // Few zones leave most of the GPU idle: more threads per zone shorten each step instead.
-  if (config.block == final_default.block && config.block < few_zones_block && context.zones < result.grid / 2 &&
-      !std::getenv("ZONEODE_KERNEL_CONFIG"))
-    result = plan_for(few_zones_block, context);
+  LaunchPlan result = plan_for(config, context);
+  // Few zones leave most of the GPU idle: more threads per zone shorten each step instead. Few:
+  // less than half of what the default configuration keeps resident.
+  if (!std::getenv("ZONEODE_KERNEL_CONFIG") && config.block < few_zones_block) {
+    LaunchContext full = context;
+    full.zones = std::int64_t{1} << 40;
+    if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context);
+  }
   return result;
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  with_kernel(plan.block, plan.stage_network, plan.stage_zone,
-              [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); });
+  with_kernel(
+      plan.block, plan.stage_network, plan.stage_zone,
+      [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks);
 }
 
 const VariantOps ops{"final", plan, launch, chunk_threads};

@@ -78,10 +78,10 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
-      integrate_zone_team<FUSED_YE, SWAP>(team, sums, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);
     } else {
-      integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, a.rates, net, a.settings, a.temperature[zone],
+      integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
                                     a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
     }
     if (stage_zone) {

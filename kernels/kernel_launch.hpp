@@ -34,6 +34,7 @@ struct KernelArgs {
   const std::int32_t* chunk_position = nullptr;       // [chunks]
   const std::int32_t* creation_chunks = nullptr;      // [species + 1]
   const std::int32_t* destruction_chunks = nullptr;   // [species + 1]
+  const std::uint64_t* reaction_words = nullptr;      // [reactions]: ReactionWords
   int chunks = 0;
 };
 
@@ -54,6 +55,17 @@ struct TermChunks {
 };
 TermChunks make_term_chunks(const StepView& network, int chunk_terms);
 inline constexpr int chunk_term_factor_shift = 16;  // reaction_index_t is 16 bits
+
+// A reaction's reactants and electron-capture flag in one 64-bit word (final: one load per
+// reaction in the flux phase instead of one per reactant plus two): reactant k's species in bits
+// [14k, 14k + 14), the reactant count in bits 56-58, the flag in bit 59.
+struct ReactionWords {
+  static constexpr int species_bits = 14;
+  static constexpr std::uint64_t species_mask = (1u << species_bits) - 1;
+  static constexpr int count_shift = 56, capture_shift = 59;
+  static constexpr int max_species = 1 << species_bits;  // networks up to 16,384 species
+};
+std::vector<std::uint64_t> make_reaction_words(const StepView& network);
 
 // What the device and the network are, for a variant to plan its launch.
 struct LaunchContext {

@@ -200,14 +200,34 @@ __device__ inline double electron_fraction_part(const Team& team, const StepView
   return part;
 }
 
+// Where a team reads each reaction's reactants: the step view's CSR arrays, or final's one word
+// per reaction (ReactionWords). The flux is reaction_flux()'s either way.
+struct StepViewReactions {
+  template <typename Array, typename Abundances>
+  __device__ double flux(const StepView& net, int r, const Array& rate_factor, const Abundances& Y, double ye) const {
+    return reaction_flux(net, r, rate_factor[r], Y, ye);
+  }
+};
+struct WordReactions {
+  const std::uint64_t* words;
+  template <typename Array, typename Abundances>
+  __device__ double flux(const StepView&, int r, const Array& rate_factor, const Abundances& Y, double ye) const {
+    const std::uint64_t word = words[r];
+    return reaction_flux(
+        rate_factor[r], static_cast<int>(word >> ReactionWords::count_shift) & 7,
+        [word](int k) { return static_cast<int>(word >> (ReactionWords::species_bits * k) & ReactionWords::species_mask); },
+        (word >> ReactionWords::capture_shift & 1) != 0, Y, ye);
+  }
+};
+
 // Fluxes of every reaction at abundances Y with electron fraction ye (threads over reactions);
 // returns this thread's part of sum flux Q. Ends with a barrier: flux is complete on return.
-template <typename Team, typename Abundances, typename Array>
-__device__ inline double team_fluxes(const Team& team, const StepView& net, const Array& rate_factor,
-                                     const Abundances& Y, double ye, Array flux) {
+template <typename Team, typename Reactions, typename Abundances, typename Array>
+__device__ inline double team_fluxes(const Team& team, const Reactions& reactions, const StepView& net,
+                                     const Array& rate_factor, const Abundances& Y, double ye, Array flux) {
   double release = 0.0;
   for (int r = team.rank(); r < net.reaction_count; r += Team::size) {
-    flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye);
+    flux[r] = reactions.flux(net, r, rate_factor, Y, ye);
     release += flux[r] * net.q_value_MeV[r];
   }
   team.sync();
@@ -223,8 +243,9 @@ __device__ inline double team_fluxes(const Team& team, const StepView& net, cons
 // barrier (a geometric step then has three barriers: fluxes, chunk sums, the reduction). The
 // exchange is safe without a barrier: the old Y is next written in the next step's species phase,
 // after that step's flux barrier, by when every read of it is done.
-template <bool FUSED_YE, bool SWAP, typename Sums, typename Team, typename Array>
-__device__ inline void integrate_zone_team(const Team& team, const Sums& sums, const RateView& rates,
+template <bool FUSED_YE, bool SWAP, typename Sums, typename Reactions, typename Team, typename Array>
+__device__ inline void integrate_zone_team(const Team& team, const Sums& sums, const Reactions& reactions,
+                                           const RateView& rates,
                                            const StepView& net, const IntegratorSettings& settings, double T9,
                                            double rho, Array Y, Array rate_factor, Array flux, Array y_full,
                                            Array y_half, ZoneResult* result) {
@@ -251,7 +272,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
     AttemptPartials part;
     double ye_part = 0.0;  // FUSED_YE: Ye of the proposed state
     if (!(FUSED_YE && ye_known)) ye = team.sum(electron_fraction_part(team, net, Y));
-    part.release_start = team_fluxes(team, net, rate_factor, Y, ye, flux);
+    part.release_start = team_fluxes(team, reactions, net, rate_factor, Y, ye, flux);
     if (!adaptive) {
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
@@ -268,7 +289,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
       });
       team.sync();
       const double ye_half = team.sum(electron_fraction_part(team, net, y_half));
-      part.release_mid = team_fluxes(team, net, rate_factor, y_half, ye_half, flux);
+      part.release_mid = team_fluxes(team, reactions, net, rate_factor, y_half, ye_half, flux);
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
         y_half[i] = y;

@@ -135,6 +135,11 @@ class GpuBackend final : public Backend {
       args_.creation_chunks = creation_chunks_.data();
       args_.destruction_chunks = destruction_chunks_.data();
       args_.chunks = chunks.chunks();
+      const std::vector<std::uint64_t> words = gpu::make_reaction_words(network.step_view());
+      reaction_words_.resize(words.size());
+      ZONEODE_GPU_CHECK(gpuMemcpy(reaction_words_.data(), words.data(), words.size() * sizeof(std::uint64_t),
+                                  gpuMemcpyHostToDevice));
+      args_.reaction_words = reaction_words_.data();
       context_.chunks = chunks.chunks();
     }
     // The plan for a full batch, for the run header; each batch plans again for its size.
@@ -219,6 +224,7 @@ class GpuBackend final : public Backend {
   DeviceArray<double> temperature_, density_, abundances_, workspace_;
   DeviceArray<ZoneResult> results_;
   DeviceArray<std::uint32_t> chunk_terms_;
+  DeviceArray<std::uint64_t> reaction_words_;
   DeviceArray<std::int32_t> chunk_column_start_, chunk_length_, chunk_position_, creation_chunks_, destruction_chunks_;
   unsigned long long* next_zone_ = nullptr;
   std::int64_t zones_ = 0;
@@ -276,6 +282,23 @@ TermChunks make_term_chunks(const StepView& network, int chunk_terms) {
     chunks.column_start.push_back(static_cast<std::int32_t>(chunks.terms.size()));
   }
   return chunks;
+}
+
+std::vector<std::uint64_t> make_reaction_words(const StepView& network) {
+  static_assert(max_reactants_per_reaction * ReactionWords::species_bits <= ReactionWords::count_shift);
+  if (network.species_count > ReactionWords::max_species)
+    throw std::invalid_argument("kernel final: at most " + std::to_string(ReactionWords::max_species) +
+                                " species (this network has " + std::to_string(network.species_count) + ")");
+  std::vector<std::uint64_t> words(network.reaction_count);
+  for (int r = 0; r < network.reaction_count; ++r) {
+    std::uint64_t word = static_cast<std::uint64_t>(network.reactant_count[r]) << ReactionWords::count_shift;
+    if (network.reaction_flags[r] & reaction_flag_electron_capture) word |= std::uint64_t{1} << ReactionWords::capture_shift;
+    for (int k = 0; k < network.reactant_count[r]; ++k)
+      word |= static_cast<std::uint64_t>(network.reactant_species[max_reactants_per_reaction * r + k])
+              << (ReactionWords::species_bits * k);
+    words[r] = word;
+  }
+  return words;
 }
 
 KernelConfig kernel_config(KernelConfig defaults) {
