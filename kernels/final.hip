@@ -19,9 +19,10 @@
 // - The placement (what is in LDS) is a template argument: with it known when compiling, LDS
 //   arrays are read with shared-memory loads and the network with global ones, not with generic
 //   loads (ncu: every load was generic when the placement was a run-time flag).
-// - Per target, what the sweep chose: on the H200 128 threads per zone and only the zone's arrays
-//   in shared memory (the step block is read through L1): more zones per multiprocessor; with
-//   fewer zones than half the resident blocks, 256 threads per zone (the latency-bound case).
+// - Per target, what the sweep chose: on the H200 128 threads per zone, only the zone's arrays
+//   in shared memory (the step block is read through L1) and a launch bound of 6 blocks per
+//   multiprocessor: more zones per multiprocessor; with fewer zones than half the resident
+//   blocks, 256 threads per zone (the latency-bound case).
 // Block size from ZONEODE_KERNEL_CONFIG=BLOCKx0 for sweeps; ZONEODE_KERNEL_PLACEMENT as elsewhere.
 #include "kernel_common.hpp"
 
@@ -30,8 +31,9 @@ namespace {
 
 #if defined(__CUDACC__)
 // H200 sweep (kernels/EXPERIMENTS.md): 128 threads, zone arrays alone in shared memory (the step
-// block is read through L1, which holds it for every block of a multiprocessor).
-constexpr KernelConfig final_default{128, 0, 0};
+// block is read through L1, which holds it for every block of a multiprocessor), and a launch
+// bound of 6 blocks per multiprocessor (80 registers, no spills; 96 without it allow 5 blocks).
+constexpr KernelConfig final_default{128, 0, 6};
 constexpr bool final_stages_network = false;
 #else
 // gfx90a, unmeasured: the study's staging (its L1 is 16 KB, so LDS is where the network is reused).
@@ -80,13 +82,15 @@ int chunk_threads() { return chunk_threads_cut; }
 LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
   LaunchPlan result = place_arrays(config.block, context, final_stages_network, true);
   result.group = 0;
-  result.min_blocks = config.min_blocks;
+  // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
+  // too large for it, or the sweeps' ZONEODE_KERNEL_PLACEMENT) run unbounded, as the run header says.
+  result.min_blocks = result.stage_zone && !result.stage_network ? config.min_blocks : 0;
   if (!with_kernel(
           config.block, result.stage_network, result.stage_zone,
-          [&](auto kernel) { size_grid(kernel, context, result); }, config.min_blocks))
+          [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks))
     throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
                                 std::to_string(config.min_blocks) +
-                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7 with zone placement)");
+                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7)");
   return result;
 }
 
