@@ -141,5 +141,30 @@ check "progress: zones done counted" grep -q '^progress: outer step 2 of 3, zone
 OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set steps.count=3 --progress 0 >"$work/quiet.log" 2>&1
 check "progress: silenced by --quiet" bash -c "! grep -q '^progress:' '$work/quiet.log'"
 
+# 7. The cost decomposition writes bitwise what equal counts write, on 1, 2 and 3 ranks, while
+# zones really move (hot zones clustered at the end: log profiles, adaptive schedule).
+cost_deck=("$source_dir/inputs/quick.yaml" --quiet --threads 1 --set zones.count=61 --set integrator.schedule=adaptive
+           --set integrator.end_time=1e-4 --set steps.count=4 --set steps.temperature_factor=1.03
+           --set "zones.temperature={profile: log, min: 1.0, max: 3.0}"
+           --set "zones.density={profile: log, min: 1.0e5, max: 1.0e7}")
+OMP_NUM_THREADS=1 "$zoneode" "${cost_deck[@]}" --set output.prefix="$work/count" >"$work/count.log" 2>&1
+check "count reference runs" status_is 0 $? "$work/count.log"
+for ranks in 1 2 3; do
+  OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n $ranks "$zoneode" "${cost_deck[@]}" --set zones.decomposition=cost \
+    --set output.prefix="$work/cost$ranks" --summary "$work/cost$ranks.json" >"$work/cost$ranks.log" 2>&1
+  check "cost on $ranks rank(s) runs" status_is 0 $? "$work/cost$ranks.log"
+  check "cost on $ranks rank(s) reported" grep -q '"decomposition": "cost"' "$work/cost$ranks.json"
+  for step in 1 2 3 4; do
+    check "cost on $ranks rank(s): step $step bitwise as count" same "$work/count_step00000$step.h5" \
+      "$work/cost${ranks}_step00000$step.h5"
+  done
+  check "cost on $ranks rank(s): same result hash" test "$(grep 'result hash' "$work/count.log" | awk '{print $3}')" = \
+    "$(grep 'result hash' "$work/cost$ranks.log" | awk '{print $3}')"
+done
+check "cost on 1 rank moves nothing" grep -q '"zones_moved": 0,' "$work/cost1.json"
+for ranks in 2 3; do
+  check "cost on $ranks ranks moved zones" bash -c "! grep -q '\"zones_moved\": 0,' '$work/cost$ranks.json'"
+done
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

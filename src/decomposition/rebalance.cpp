@@ -10,6 +10,8 @@ namespace zoneode {
 std::vector<std::int64_t> local_cut_candidates(const std::vector<std::int64_t>& costs, std::int64_t first,
                                                std::int64_t cost_before, std::int64_t total_cost, int ranks) {
   if (ranks < 1 || total_cost < 1) throw std::invalid_argument("local_cut_candidates: no ranks or no cost");
+  for (std::int64_t cost : costs)
+    if (cost < 1) throw std::invalid_argument("local_cut_candidates: zone costs must be >= 1");
   std::vector<std::int64_t> candidates(ranks - 1, -1);
   // Exact arithmetic: P(i) * ranks against total * r, in 128 bits (no rounding of the targets).
   using Wide = __int128;
@@ -18,7 +20,6 @@ std::vector<std::int64_t> local_cut_candidates(const std::vector<std::int64_t>& 
   int cut = 1;                // the next cut to place; cut r's target is total * r / ranks
   while (cut < ranks && prefix * ranks >= total * cut) ++cut;  // cuts that fall before these zones
   for (std::size_t k = 0; k < costs.size() && cut < ranks; ++k) {
-    if (costs[k] < 1) throw std::invalid_argument("local_cut_candidates: zone costs must be >= 1");
     const Wide before = prefix;
     prefix += costs[k];
     // Zone first + k carries the prefix across every target in (before, prefix]: the cut is at
