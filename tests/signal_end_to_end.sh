@@ -147,7 +147,8 @@ cost_deck=("$source_dir/inputs/quick.yaml" --quiet --threads 1 --set zones.count
            --set integrator.end_time=1e-4 --set steps.count=4 --set steps.temperature_factor=1.03
            --set "zones.temperature={profile: log, min: 1.0, max: 3.0}"
            --set "zones.density={profile: log, min: 1.0e5, max: 1.0e7}")
-OMP_NUM_THREADS=1 "$zoneode" "${cost_deck[@]}" --set output.prefix="$work/count" >"$work/count.log" 2>&1
+OMP_NUM_THREADS=1 "$zoneode" "${cost_deck[@]}" --set zones.decomposition=count --set output.prefix="$work/count" \
+  --summary "$work/count.json" >"$work/count.log" 2>&1
 check "count reference runs" status_is 0 $? "$work/count.log"
 for ranks in 1 2 3; do
   OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n $ranks "$zoneode" "${cost_deck[@]}" --set zones.decomposition=cost \
@@ -161,10 +162,39 @@ for ranks in 1 2 3; do
   check "cost on $ranks rank(s): same result hash" test "$(grep 'result hash' "$work/count.log" | awk '{print $3}')" = \
     "$(grep 'result hash' "$work/cost$ranks.log" | awk '{print $3}')"
 done
+check "count reported" grep -q '"decomposition": "count"' "$work/count.json"
 check "cost on 1 rank moves nothing" grep -q '"zones_moved": 0,' "$work/cost1.json"
 for ranks in 2 3; do
   check "cost on $ranks ranks moved zones" bash -c "! grep -q '\"zones_moved\": 0,' '$work/cost$ranks.json'"
 done
+
+# 8. Per-rank figures against hand counts: the geometric schedule gives every zone the same
+# number n of integrator steps, so 37 zones on 2 equal-count ranks (19 and 18 zones) over 3 outer
+# steps are 19 * n and 18 * n steps, imbalance 19 / 18.5.
+json_value() {  # json_value FILE KEY: a top-level scalar of the JSON summary
+  sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"
+}
+json_spread() {  # json_spread FILE KEY: "min mean max imbalance"
+  sed -n "s/^  \"$2\": {\"min\": \([^,]*\), \"mean\": \([^,]*\), \"max\": \([^,]*\), \"imbalance\": \([^}]*\)},$/\1 \2 \3 \4/p" "$1"
+}
+OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n 2 "$zoneode" "$source_dir/inputs/quick.yaml" --quiet --threads 1 \
+  --set zones.count=37 --set integrator.end_time=1e-4 --set steps.count=3 --set zones.decomposition=count \
+  --summary "$work/per_rank.json" >"$work/per_rank.log" 2>&1
+check "per-rank run: exit 0" status_is 0 $? "$work/per_rank.log"
+total=$(json_value "$work/per_rank.json" steps)
+check "no rejected steps (geometric)" test "$(json_value "$work/per_rank.json" rejected_steps)" = 0
+check "every zone the same step count" test $((total % (37 * 3))) -eq 0
+per_zone=$((total / 37))
+read -r smin smean smax simbalance <<<"$(json_spread "$work/per_rank.json" integrator_steps_per_rank)"
+check "per-rank steps min = 18 zones' steps" test "${smin:-x}" = $((18 * per_zone))
+check "per-rank steps max = 19 zones' steps" test "${smax:-x}" = $((19 * per_zone))
+check "per-rank steps imbalance = 19 / 18.5" awk -v v="${simbalance:-0}" 'BEGIN { exit !(v - 19 / 18.5 < 1e-12 && 19 / 18.5 - v < 1e-12) }'
+read -r tmin tmean tmax timbalance <<<"$(json_spread "$work/per_rank.json" integrate_seconds_per_rank)"
+tsum=$(json_value "$work/per_rank.json" integrate_seconds)
+# Each rank's own total is at most the sum over outer steps of the slowest rank's time.
+check "per-rank times ordered, max <= integrate_seconds" awk -v a="${tmin:-1}" -v b="${tmean:-0}" -v c="${tmax:-0}" \
+  -v d="${timbalance:-0}" -v s="${tsum:-0}" 'BEGIN { exit !(0 < a && a <= b && b <= c && c <= s * (1 + 1e-12) && d >= 1) }'
+check "human summary has the per-rank line" grep -q "per rank .*imbalance .*count decomposition" "$work/per_rank.log"
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

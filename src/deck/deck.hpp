@@ -48,7 +48,7 @@ struct ZonesDeck {
   FieldProfile temperature;   // T9 [GK]
   FieldProfile density;       // rho [g/cm^3]
   std::vector<CompositionEntry> composition;  // initial mass fractions
-  Decomposition decomposition = Decomposition::count;  // how zones are split among MPI ranks
+  Decomposition decomposition = Decomposition::cost;  // how zones are split among MPI ranks
 };
 
 // Outer steps, as a hydro code calls its burner once per time step: each burns every zone over
