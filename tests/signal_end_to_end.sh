@@ -140,6 +140,9 @@ check "progress: a line after steps 1 and 2" test "$(grep -c '^progress: outer s
 check "progress: zones done counted" grep -q '^progress: outer step 2 of 3, zones done 512 of 768' "$work/progress.log"
 OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set steps.count=3 --progress 0 >"$work/quiet.log" 2>&1
 check "progress: silenced by --quiet" bash -c "! grep -q '^progress:' '$work/quiet.log'"
+"$zoneode" "${deck[@]}" --progress -1 >"$work/badprogress.log" 2>&1
+check "progress: a negative interval is a usage error" status_is 2 $? "$work/badprogress.log"
+check "progress: the error names the option" grep -q -- "--progress needs a number of seconds >= 0, got '-1'" "$work/badprogress.log"
 
 # 7. The cost decomposition writes bitwise what equal counts write, on 1, 2 and 3 ranks, while
 # zones really move (hot zones clustered at the end: log profiles, adaptive schedule).
