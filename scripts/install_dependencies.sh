@@ -4,7 +4,7 @@
 # --hip also installs Debian's HIP toolchain (hipcc, HIP 5.2), which compiles the kernels for
 # gfx90a (MI250); the CPU build and the README's commands do not need it.
 # --slurm installs Debian's Slurm (slurmctld, slurmd, munge) for tests/slurm_end_to_end.sh, and
-# matplotlib and numpy for Debian's /usr/bin/python3 (scripts/report.py).
+# matplotlib and numpy for Debian's /usr/bin/python3 (scripts/report.py), and ccache (CI's preset builds).
 set -euo pipefail
 
 packages=(
@@ -16,7 +16,7 @@ packages=(
 )
 case "${1:-}" in
   --hip) packages=(hipcc libamdhip64-dev rocm-device-libs) ;;
-  --slurm) packages=(slurmctld slurmd slurm-client munge python3-matplotlib python3-numpy) ;;
+  --slurm) packages=(slurmctld slurmd slurm-client munge python3-matplotlib python3-numpy ccache) ;;
   "") ;;
   *) echo "install_dependencies: unknown option '$1' (--hip or --slurm)" >&2; exit 2 ;;
 esac
