@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # site_* come from the site file
 # Shared by the slurm/ scripts (sourced, not run): site selection, the build, the launch line.
 # Environment read here (all optional except ZONEODE_SITE):
 #   ZONEODE_SITE        lumi | frontier | generic-amd | generic-nvidia | local  (slurm/sites/NAME.sh)

@@ -17,13 +17,13 @@
 # Usage: tests/slurm_end_to_end.sh [BUILD_DIR]     (default build-cpu: cmake --preset cpu)
 # Exit status: 0 all passed (skips are printed), 1 a check failed, 77 cannot run here (not root).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build=${1:-build-cpu}
 zoneode=$build/zoneode
 compare=$build/zoneode-compare
 python=/usr/bin/python3
 [ "$(id -u)" -eq 0 ] || { echo "slurm_end_to_end: needs root (slurmd); skipped"; exit 77; }
-[ -x "$zoneode" ] && [ -x "$compare" ] || { echo "slurm_end_to_end: no $zoneode or $compare: cmake --preset cpu && cmake --build --preset cpu"; exit 1; }
+if [ ! -x "$zoneode" ] || [ ! -x "$compare" ]; then echo "slurm_end_to_end: no $zoneode or $compare: cmake --preset cpu && cmake --build --preset cpu"; exit 1; fi
 work=$(mktemp -d /tmp/zoneode-slurm-test.XXXXXX)
 cluster=$work/cluster
 daemon_pids=()
@@ -121,7 +121,7 @@ for mode in strong weak; do
   check "campaign folder named date-backend-variant-mode" \
     test -n "$(basename "$campaign" | grep -E "^[0-9]{8}-[0-9]{6}-cpu-none-$mode\$")"
   report_id=$(sed -n 's/^scaling.sh: report job \([0-9]*\) .*/\1/p' "$work/scaling-$mode.log")
-  while read -r -u 3 id ranks nodes; do
+  while read -r -u 3 id ranks _; do
     check "$mode r$ranks completed" equals state "$(wait_job "$id")" COMPLETED
     summary=$campaign/$id-cpu-none-r$ranks.json
     check "$mode r$ranks summary named job-backend-variant-ranks" test -f "$summary"
@@ -194,7 +194,7 @@ else
   check "resubmitted job exit 0" equals "exit code" "$(exit_code "$next")" 0:0
   check "resubmitted job restarts from the checkpoint" grep -q -- "--restart $checkpoint" "$work/$next.out"
   check "restart began at step k+1" equals first_outer_step "$(json_value "$run_dir/summary-$next.json" first_outer_step)" "$((k + 1))"
-  check "jobs.txt: 75 then 0" test "$(cat "$run_dir/jobs.txt" | tr '\n' ' ')" = "$id 75 $next 0 "
+  check "jobs.txt: 75 then 0" test "$(tr '\n' ' ' <"$run_dir/jobs.txt")" = "$id 75 $next 0 "
   for step in $(seq 1 24); do
     name=quick_step$(printf %06d "$step").h5
     check "after the restart, $name bitwise the uninterrupted run's" same "$work/uninterrupted/$name" "$run_dir/$name"
@@ -203,7 +203,7 @@ fi
 echo "== signal checks done after $((SECONDS - start)) s"
 
 # ---- 4. profile.sbatch: dry runs, and a real job without the profiler ----
-dry() { env -u ZONEODE_BUILD_DIR ZONEODE_DRY_RUN=1 ZONEODE_SITE=$1 slurm/profile.sbatch "$2" inputs/s150.yaml --set zones.count=4096 2>&1; }
+dry() { env -u ZONEODE_BUILD_DIR ZONEODE_DRY_RUN=1 ZONEODE_SITE="$1" slurm/profile.sbatch "$2" inputs/s150.yaml --set zones.count=4096 2>&1; }
 out=$(dry lumi rocprofv3)
 check "rocprofv3: per-rank rocpd databases" grep -q "srun --ntasks=1 --cpu-bind=map_cpu:49,57,17,25,1,9,33,41 slurm/select_gpu.sh rocprofv3 --kernel-trace --memory-copy-trace --stats --output-format rocpd -d $work/profiles/dryrun-rocprofv3-gpu-final-r1 -o rank%env{SLURM_PROCID}% -- build-lumi/zoneode inputs/s150.yaml --backend gpu" <<<"$out"
 check "rocprofv3: rocpd summary" grep -q "^rocpd summary -i $work/profiles/dryrun-rocprofv3-gpu-final-r1/rank\*_results.db --summary-by-rank --format csv" <<<"$out"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # read by slurm/common.sh
 # Site settings for Frontier (HPE Cray EX; 8 MI250X GCDs per node, 56 usable cores; Slurm).
 # Sourced by the slurm/ scripts (ZONEODE_SITE=frontier); never edit in place: copy to a new file
 # and point ZONEODE_SITE_FILE at it. Following the OLCF Frontier user guide: one rank per GCD with

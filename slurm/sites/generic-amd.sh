@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # read by slurm/common.sh
 # Site settings for a generic AMD GPU cluster (Slurm, one rank per GPU/GCD; Open MPI or MPICH
 # with Slurm's PMI). Copy to a new file for your cluster and point ZONEODE_SITE_FILE at it.
 site_name=generic-amd

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # read by slurm/common.sh
 # Site settings for one machine running its own Slurm (tests/slurm/local_cluster.sh): the CPU
 # build, Open MPI's mpirun inside the allocation (it reads the Slurm allocation itself), no GPU.
 site_name=local

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # read by slurm/common.sh
 # Site settings for LUMI-G (HPE Cray EX; 8 MI250X GCDs per node, 56 usable cores; Slurm).
 # Sourced by the slurm/ scripts (ZONEODE_SITE=lumi); never edit in place: copy to a new file and
 # point ZONEODE_SITE_FILE at it. Following docs.lumi-supercomputer.eu ("Distribution and binding"):
@@ -10,6 +11,7 @@ site_ranks_per_node=8                    # one per GCD
 site_threads=1                           # host threads per rank (the GPU does the work)
 site_gpu_variable=ROCR_VISIBLE_DEVICES   # what select_gpu.sh sets from SLURM_LOCALID
 site_launcher=srun
+# shellcheck disable=SC2054  # the commas are map_cpu's, inside one word
 site_srun_flags=(--cpu-bind=map_cpu:49,57,17,25,1,9,33,41)
 # Added by scaling.sh to every sbatch (the account is yours: sbatch -A project_NNNNNNNNN ...).
 site_sbatch_flags=(--partition=standard-g --gpus-per-node=8 --exclusive)
