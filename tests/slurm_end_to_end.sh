@@ -165,12 +165,13 @@ help=$("$zoneode" --help 2>&1)
 if ! grep -qi checkpoint <<<"$help" || ! grep -q 75 <<<"$help"; then
   skips+=("signal/checkpoint/resubmission: this zoneode's --help does not document the checkpoint and exit status 75 (issue 9's runtime part is not in this build)")
 else
-  long_deck=(inputs/quick.yaml --quiet --set zones.count=256 --set steps.count=24)
+  long_deck=(inputs/quick.yaml --quiet --set zones.count=512 --set steps.count=48)
   check "uninterrupted reference run" "$zoneode" "${long_deck[@]}" --set output.prefix="$work/uninterrupted/quick" \
     >"$work/uninterrupted.log" 2>&1
   id=$(ZONEODE_RESUBMIT=1 sbatch --parsable -n 2 --ntasks-per-node=2 --output="$work/%j.out" slurm/run.sbatch "${long_deck[@]}")
   run_dir=$work/runs/$id-cpu-none-r2
-  for _ in $(seq 600); do  # until step 2 is written (the job is running and has outputs to keep)
+  # Signalled once step 2 is written (outputs to keep), with some 45 steps (~20 s on 2 cores) to go.
+  for _ in $(seq 600); do
     [ -f "$run_dir/quick_step000002.h5" ] && break
     [ "$(job_field "$id" JobState)" = RUNNING ] || [ "$(job_field "$id" JobState)" = PENDING ] || break
     sleep 0.2
@@ -185,7 +186,7 @@ else
   checkpoint=$(sed -n 's/^checkpoint: \(.*\) outer_step [0-9]*$/\1/p' <<<"$line")
   k=$(sed -n 's/^checkpoint: .* outer_step \([0-9]*\)$/\1/p' <<<"$line")
   check "checkpoint at <prefix>_checkpoint.h5" equals checkpoint "$checkpoint" "$run_dir/quick_checkpoint.h5"
-  check "stopped before the end" test "${k:-99}" -lt 24
+  check "stopped before the end" test "${k:-99}" -lt 48
   check "checkpoint attribute = 1" bash -c "h5dump -A '$checkpoint' | grep -A4 'ATTRIBUTE \"checkpoint\"' | grep -q '(0): 1'"
   check "checkpoint is step $k's state" same "$work/uninterrupted/quick_step$(printf %06d "${k:-0}").h5" "$checkpoint"
   next=$(sed -n 's/^run.sbatch: resubmitted as job \([0-9]*\) .*/\1/p' "$work/$id.out")
@@ -195,7 +196,7 @@ else
   check "resubmitted job restarts from the checkpoint" grep -q -- "--restart $checkpoint" "$work/$next.out"
   check "restart began at step k+1" equals first_outer_step "$(json_value "$run_dir/summary-$next.json" first_outer_step)" "$((k + 1))"
   check "jobs.txt: 75 then 0" test "$(tr '\n' ' ' <"$run_dir/jobs.txt")" = "$id 75 $next 0 "
-  for step in $(seq 1 24); do
+  for step in $(seq 1 48); do
     name=quick_step$(printf %06d "$step").h5
     check "after the restart, $name bitwise the uninterrupted run's" same "$work/uninterrupted/$name" "$run_dir/$name"
   done
