@@ -199,6 +199,9 @@ def plot_scaling(out, mode, campaigns):
             axes.axhline(1.0, color="k", linestyle="--", label="ideal")
             axes.set_ylim(bottom=0)
         axes.set_xscale("log", base=2)
+        all_ranks = sorted({p["ranks"] for c in series for p in c["points"]})
+        axes.set_xticks(all_ranks, [str(r) for r in all_ranks])
+        axes.minorticks_off()
         axes.set_xlabel("MPI ranks")
         axes.set_ylabel(label)
         axes.set_title(f"{mode} scaling: {label}")
@@ -219,9 +222,10 @@ def plot_scaling(out, mode, campaigns):
     axes.axhline(1.0, color="k", linestyle="--")
     axes.set_ylabel("max / mean rank integration time")
     missing = len(runs) - len(measured)
-    axes.set_title(f"{mode} scaling: imbalance per run" + (f" ({missing} run(s) without per-rank times)" if missing else ""))
-    if not measured:
-        axes.text(0.5, 0.5, "no per-rank times in these summaries", ha="center", va="center", transform=axes.transAxes)
+    axes.set_title(f"{mode} scaling: imbalance per run")
+    if missing:
+        axes.text(0.5, 0.75, f"{missing} run(s) without per-rank times (summaries older than issue 9)", ha="center",
+                  va="center", fontsize=8, transform=axes.transAxes)
     figure.tight_layout()
     path = os.path.join(out, f"{mode}_imbalance.png")
     figure.savefig(path, dpi=100)

@@ -42,7 +42,8 @@ for value in $ranks_per_node $zones_per_rank $rank_counts; do
 done
 
 campaign=${ZONEODE_CAMPAIGN:-${ZONEODE_CAMPAIGNS_DIR:-campaigns}/$(date -u +%Y%m%d-%H%M%S)-$zoneode_backend-$zoneode_variant-$mode}
-mkdir -p "$campaign"
+mkdir -p "$(dirname "$campaign")" && mkdir "$campaign" 2>/dev/null ||
+  zoneode_die 1 "cannot create the campaign folder $campaign (it exists? wait a second or set ZONEODE_CAMPAIGN)"
 # shellcheck disable=SC2206
 extra=(${ZONEODE_SBATCH_FLAGS:-})
 {
