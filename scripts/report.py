@@ -216,7 +216,8 @@ def plot_scaling(out, mode, campaigns):
     runs = [run for c in series for run in sorted(c["runs"], key=lambda r: r["ranks"])]
     measured = [run for run in runs if run["imbalance"] is not None]
     figure, axes = plt.subplots(figsize=(max(6, 0.5 * len(runs)), 4))
-    labels = [f"{run['campaign'][-12:]}\nr{run['ranks']}" for run in measured]
+    # The campaign's date-time (its name's start) tells several campaigns apart.
+    labels = [(f"{run['campaign'][:15]}\n" if len(series) > 1 else "") + f"r{run['ranks']}" for run in measured]
     axes.bar(range(len(measured)), [run["imbalance"] for run in measured], color="tab:orange")
     axes.set_xticks(range(len(measured)), labels, fontsize=6)
     axes.axhline(1.0, color="k", linestyle="--")

@@ -173,8 +173,7 @@ else
   # Signalled once step 2 is written (outputs to keep), with some 45 steps (~20 s on 2 cores) to go.
   for _ in $(seq 600); do
     [ -f "$run_dir/quick_step000002.h5" ] && break
-    [ "$(job_field "$id" JobState)" = RUNNING ] || [ "$(job_field "$id" JobState)" = PENDING ] || break
-    sleep 0.2
+    case $(job_field "$id" JobState) in PENDING | CONFIGURING | RUNNING) sleep 0.2 ;; *) break ;; esac
   done
   check "job running at the signal" equals state "$(job_field "$id" JobState)" RUNNING
   scancel --signal=USR1 --batch "$id"
