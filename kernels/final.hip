@@ -1,19 +1,29 @@
-// final: balanced term chunks and one reduction per step.
+// final: balanced term chunks stored for coalesced reads, one reduction per step, fewer barriers,
+// placement known at compile time, and more threads per zone when zones are few.
 //
 // Changes from tuned, each kept because the ladder measured it (kernels/EXPERIMENTS.md):
 // - Balanced chunks instead of lanes per species. The F+/F- term counts are very uneven (s150:
 //   the neutron has 686 terms, the median species 27), so a fixed number of lanes per species
 //   waits on the heaviest one; the study scheduled its heaviest species first for that reason.
-//   Here the term lists are cut on the host into chunks of at most ceil(terms / threads) terms
-//   that never cross a species boundary (about one chunk per thread); each thread sums its chunks
-//   into LDS, then each species adds its few chunk sums in order.
+//   Here the term lists are cut on the host into chunks of at most ceil(terms / 256) terms that
+//   never cross a species boundary; each thread sums its chunks into LDS, then each species adds
+//   its few chunk sums in order. The chunks are numbered longest first and stored by column with
+//   reaction and factor in one word (TermChunks), so a wave's loads are coalesced: ncu showed the
+//   per-thread chunk reads using 11 of every 32 bytes loaded, with L1 83% busy.
 // - The electron fraction of a proposed state is reduced together with the step's mass, energy
 //   and error (one block reduction per geometric step instead of two), and reused by the next
 //   step when the state is accepted unscaled.
-// - Per target, what the sweep chose: on the H200 128 threads per zone and only the zone's arrays
-//   in shared memory (the step block is read through L1): more zones per multiprocessor.
-// Wave reductions as tuned. Block size and launch bound from ZONEODE_KERNEL_CONFIG=BLOCKx0[xMIN]
-// for sweeps; ZONEODE_KERNEL_PLACEMENT=network stages the step block again.
+// - Three barriers per geometric step instead of seven: the reduction is one barrier after which
+//   every thread adds the waves' partials (Reduction::broadcast), and an accepted proposal becomes
+//   Y by exchanging the arrays' roles (integrate_zone_team's SWAP).
+// - The placement (what is in LDS) is a template argument: with it known when compiling, LDS
+//   arrays are read with shared-memory loads and the network with global ones, not with generic
+//   loads (ncu: every load was generic when the placement was a run-time flag).
+// - Per target, what the sweep chose: on the H200 128 threads per zone, only the zone's arrays
+//   in shared memory (the step block is read through L1) and a launch bound of 6 blocks per
+//   multiprocessor: more zones per multiprocessor; with fewer zones than half the resident
+//   blocks, 256 threads per zone (the latency-bound case).
+// Block size from ZONEODE_KERNEL_CONFIG=BLOCKx0 for sweeps; ZONEODE_KERNEL_PLACEMENT as elsewhere.
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
@@ -21,61 +31,86 @@ namespace {
 
 #if defined(__CUDACC__)
 // H200 sweep (kernels/EXPERIMENTS.md): 128 threads, zone arrays alone in shared memory (the step
-// block is read through L1, which holds it for every block of a multiprocessor): 16.7 ns per
-// zone-step against 23.8 for 256 threads with the network staged.
-constexpr KernelConfig final_default{128, 0, 0};
+// block is read through L1, which holds it for every block of a multiprocessor), and a launch
+// bound of 6 blocks per multiprocessor (80 registers, no spills; 96 without it allow 5 blocks).
+constexpr KernelConfig final_default{128, 0, 6};
 constexpr bool final_stages_network = false;
 #else
 // gfx90a, unmeasured: the study's staging (its L1 is 16 KB, so LDS is where the network is reused).
 constexpr KernelConfig final_default{256, 0, 0};
 constexpr bool final_stages_network = true;
 #endif
+constexpr int few_zones_block = 256;  // threads per zone when zones are few (H200: 104 zones)
+constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (H200 sweep)
 
-template <int BLOCK>
-__global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
+template <int BLOCK, bool NETWORK, bool ZONE>
+__global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args) {
   extern __shared__ double shared[];
-  __shared__ double scratch[BlockTeam<BLOCK, Reduction::wave>::scratch_doubles];
-  run_zones<BLOCK, Reduction::wave, 0, true>(args, stage_network, stage_zone, shared, scratch);
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
+  run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, NETWORK, ZONE, shared, scratch);
 }
 
+// A launch bound asking for MIN_BLOCKS resident blocks (caps registers on NVIDIA): for sweeps.
 template <int BLOCK, int MIN_BLOCKS>
-__global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelArgs args, bool stage_network,
-                                                                        bool stage_zone) {
+__global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelArgs args) {
   extern __shared__ double shared[];
-  __shared__ double scratch[BlockTeam<BLOCK, Reduction::wave>::scratch_doubles];
-  run_zones<BLOCK, Reduction::wave, 0, true>(args, stage_network, stage_zone, shared, scratch);
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
+  run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
 }
 
+// Calls visit(kernel) with the instantiation for the block size, placement and bound; false if none.
 template <typename Visit>
-bool with_kernel(const KernelConfig& c, Visit&& visit) {
-#define ZONEODE_FINAL(B)                                                                               \
-  if (c.block == B && c.min_blocks == 0) return visit(final_kernel<B>), true;                         \
-  if (c.block == B && c.min_blocks == 65536 / 64 / B) return visit(final_bounded_kernel<B, 65536 / 64 / B>), true;
+bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0) {
+  if (min_blocks > 0) {
+    if (block == 128 && min_blocks == 6 && zone && !network) return visit(final_bounded_kernel<128, 6>), true;
+    if (block == 128 && min_blocks == 7 && zone && !network) return visit(final_bounded_kernel<128, 7>), true;
+    return false;
+  }
+#define ZONEODE_FINAL(B)                                                \
+  if (block == B) {                                                     \
+    if (network && zone) return visit(final_kernel<B, true, true>), true; \
+    if (zone) return visit(final_kernel<B, false, true>), true;          \
+    return visit(final_kernel<B, false, false>), true;                   \
+  }
   ZONEODE_FINAL(64) ZONEODE_FINAL(128) ZONEODE_FINAL(256) ZONEODE_FINAL(512)
 #undef ZONEODE_FINAL
   return false;
 }
 
-int chunk_threads() { return kernel_config(final_default).block; }
+int chunk_threads() { return chunk_threads_cut; }
+
+LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
+  LaunchPlan result = place_arrays(config.block, context, final_stages_network, true);
+  result.group = 0;
+  // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
+  // too large for it, or the sweeps' ZONEODE_KERNEL_PLACEMENT) run unbounded, as the run header says.
+  result.min_blocks = result.stage_zone && !result.stage_network ? config.min_blocks : 0;
+  if (!with_kernel(
+          config.block, result.stage_network, result.stage_zone,
+          [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks))
+    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
+                                std::to_string(config.min_blocks) +
+                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7)");
+  return result;
+}
 
 LaunchPlan plan(const LaunchContext& context) {
   const KernelConfig config = kernel_config(final_default);
-  LaunchPlan result;
-  if (!with_kernel(config, [&](auto kernel) {
-        result = plan_persistent(kernel, config.block, context, final_stages_network, true);
-      }))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
-                                std::to_string(config.min_blocks) +
-                                " (blocks 64, 128, 256, 512; min blocks 0 or 65536 / 64 / block)");
-  result.group = 0;
-  result.min_blocks = config.min_blocks;
+  LaunchPlan result = plan_for(config, context);
+  // Few zones leave most of the GPU idle: more threads per zone shorten each step instead. Few:
+  // less than half of what the default configuration keeps resident.
+  if (!std::getenv("ZONEODE_KERNEL_CONFIG") && config.block < few_zones_block) {
+    LaunchContext full = context;
+    full.zones = std::int64_t{1} << 40;
+    if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context);
+  }
   return result;
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  with_kernel({plan.block, 0, plan.min_blocks}, [&](auto kernel) {
-    kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
-  });
+  with_kernel(
+      plan.block, plan.stage_network, plan.stage_zone,
+      [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks);
 }
 
 const VariantOps ops{"final", plan, launch, chunk_threads};

@@ -37,7 +37,7 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 // The persistent-block kernel body: stage what the plan says, then take zones from the counter
 // until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
 // `shared` is the dynamic shared memory, `scratch` the team's.
-template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE>
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
@@ -76,12 +76,12 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
       Y = Y_local;
     }
     if constexpr (GROUP == 0) {
-      const ChunkSums sums{a.chunk_start, a.creation_chunks, a.destruction_chunks, a.chunks,
-                           net.creation_offsets[S], chunk_sum};
-      integrate_zone_team<FUSED_YE>(team, sums, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+      const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
+                           a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
+      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);
     } else {
-      integrate_zone_team<FUSED_YE>(team, LaneGroupSums<GROUP>{}, a.rates, net, a.settings, a.temperature[zone],
+      integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
                                     a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
     }
     if (stage_zone) {
@@ -91,13 +91,11 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
   }
 }
 
-// Plans a persistent launch of `kernel` with BLOCK threads: stages what fits in the device's
-// shared memory (the step block if allowed and it fits with the zone arrays; else the zone
-// arrays alone; else nothing), and as many blocks as can be resident, at most one per zone.
+// Where a staging variant puts a block's arrays: the step block and the zone's arrays in LDS if
+// allowed and they fit together; else the zone's arrays alone; else nothing (global memory).
 // ZONEODE_KERNEL_PLACEMENT=network|zone|global sets what a staging variant may stage (for the
-// ladder's experiments): network both, zone the zone arrays only, global none.
-template <typename Kernel>
-LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
+// ladder's experiments): network both, zone the zone arrays only, global none. Leaves the grid 0.
+inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
   if (const char* placement = std::getenv("ZONEODE_KERNEL_PLACEMENT"); placement && *placement) {
     const std::string p = placement;
     if (p != "network" && p != "zone" && p != "global")
@@ -119,13 +117,27 @@ LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, boo
     plan.shared_bytes = zone_bytes;
   }
   plan.workspace_doubles = plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
+  return plan;
+}
+
+// The grid of a persistent launch of `kernel` as placed: as many blocks as can be resident, at
+// most one per zone.
+template <typename Kernel>
+void size_grid(Kernel kernel, const LaunchContext& c, LaunchPlan& plan) {
   (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel), gpuFuncAttributeMaxDynamicSharedMemorySize,
-                      static_cast<int>(plan.shared_bytes));
+                            static_cast<int>(plan.shared_bytes));
   int per_multiprocessor = 0;
-  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block, plan.shared_bytes);
+  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, plan.block, plan.shared_bytes);
   if (per_multiprocessor < 1) per_multiprocessor = 1;
   const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors;
   plan.grid = static_cast<int>(c.zones < resident ? (c.zones > 0 ? c.zones : 1) : resident);
+}
+
+// Plans a persistent launch of `kernel` with `block` threads: place_arrays, then size_grid.
+template <typename Kernel>
+LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
+  LaunchPlan plan = place_arrays(block, c, allow_network, allow_zone);
+  size_grid(kernel, c, plan);
   return plan;
 }
 

@@ -27,23 +27,45 @@ struct KernelArgs {
   double* workspace = nullptr;          // [block][workspace_doubles] for arrays kept in global memory
   std::int64_t workspace_doubles = 0;   // per block
   unsigned long long* next_zone = nullptr;  // zone counter: blocks take zones as they finish (0 at launch)
-  // final: the F+/F- terms in balanced chunks (kernels/final.hip, TermChunks)
-  const std::int32_t* chunk_start = nullptr;         // [chunks + 1]
-  const std::int32_t* creation_chunks = nullptr;     // [species + 1]
-  const std::int32_t* destruction_chunks = nullptr;  // [species + 1]
+  // final: the F+/F- terms in balanced chunks, stored by column (kernels/final.hip, TermChunks)
+  const std::uint32_t* chunk_terms = nullptr;         // [terms]: reaction | factor << 16
+  const std::int32_t* chunk_column_start = nullptr;   // [longest chunk + 1]
+  const std::int32_t* chunk_length = nullptr;         // [chunks]
+  const std::int32_t* chunk_position = nullptr;       // [chunks]
+  const std::int32_t* creation_chunks = nullptr;      // [species + 1]
+  const std::int32_t* destruction_chunks = nullptr;   // [species + 1]
+  const std::uint64_t* reaction_words = nullptr;      // [reactions]: ReactionWords
   int chunks = 0;
 };
 
 // The F+ and F- term lists end to end (destruction terms after the creation terms), cut at every
-// species boundary and into pieces of at most chunk_terms terms (host side, for final).
+// species boundary and into pieces of at most chunk_terms terms (host side, for final). A thread
+// sums one chunk; for its loads to be coalesced, the chunks are numbered longest first (ties in
+// list order) and their terms stored column by column: term j of chunk c is terms[column_start[j]
+// + c], so at step j the threads of a wave read consecutive words. A term is one word, reaction |
+// factor << 16, instead of a 2-byte and a 1-byte load from two arrays.
 struct TermChunks {
-  std::vector<std::int32_t> start;               // [chunks + 1]
-  std::vector<std::int32_t> creation_chunks;     // [species + 1]
-  std::vector<std::int32_t> destruction_chunks;  // [species + 1]
-  int chunks() const { return static_cast<int>(start.size()) - 1; }
+  std::vector<std::uint32_t> terms;              // [terms], by column
+  std::vector<std::int32_t> column_start;        // [longest chunk + 1]
+  std::vector<std::int32_t> length;              // [chunks], chunk c's terms (longest first)
+  std::vector<std::int32_t> position;            // [chunks]: the number of the k-th chunk in list order
+  std::vector<std::int32_t> creation_chunks;     // [species + 1]: species i's F+ chunks are the list-order
+  std::vector<std::int32_t> destruction_chunks;  // [species + 1]  chunks [c[i], c[i + 1]), and its F- ones
+  int chunks() const { return static_cast<int>(length.size()); }
 };
-TermChunks make_term_chunks(const std::int32_t* creation_offsets, const std::int32_t* destruction_offsets,
-                            int species, int chunk_terms);
+TermChunks make_term_chunks(const StepView& network, int chunk_terms);
+inline constexpr int chunk_term_factor_shift = 16;  // reaction_index_t is 16 bits
+
+// A reaction's reactants and electron-capture flag in one 64-bit word (final: one load per
+// reaction in the flux phase instead of one per reactant plus two): reactant k's species in bits
+// [14k, 14k + 14), the reactant count in bits 56-58, the flag in bit 59.
+struct ReactionWords {
+  static constexpr int species_bits = 14;
+  static constexpr std::uint64_t species_mask = (1u << species_bits) - 1;
+  static constexpr int count_shift = 56, capture_shift = 59;
+  static constexpr int max_species = 1 << species_bits;  // networks up to 16,384 species
+};
+std::vector<std::uint64_t> make_reaction_words(const StepView& network);
 
 // What the device and the network are, for a variant to plan its launch.
 struct LaunchContext {

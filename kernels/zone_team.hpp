@@ -10,6 +10,7 @@
 #pragma once
 
 #include "gpu_runtime.hpp"
+#include "kernel_launch.hpp"
 #include "integrators/asymptotic.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
@@ -25,7 +26,11 @@ struct AttemptPartials {
   double non_finite = 0.0;     // 1 if any of this thread's proposed abundances is not finite
 };
 
-enum class Reduction { tree, wave };  // shared-memory tree, or wave shuffles then a short tree
+// How a block reduces: a shared-memory tree; wave shuffles then a short tree; or wave shuffles,
+// then one barrier after which every thread adds the waves' partials itself (broadcast: one
+// barrier instead of the tree's log2(waves) + 2, with the scratch double-buffered so that the
+// next reduction need not wait for every thread to have read this one).
+enum class Reduction { tree, wave, broadcast };
 
 // A workgroup of BLOCK threads. scratch: shared memory of scratch_doubles.
 template <int BLOCK, Reduction REDUCTION>
@@ -33,8 +38,10 @@ struct BlockTeam {
   static_assert(BLOCK % wave_size == 0 && (BLOCK & (BLOCK - 1)) == 0, "BLOCK: a power of two, whole waves");
   static constexpr int size = BLOCK;
   static constexpr int waves = BLOCK / wave_size;
-  static constexpr int scratch_doubles = 6 * BLOCK;  // up to six values reduced at once
+  static constexpr int max_slots = 6;  // values reduced at once
+  static constexpr int scratch_doubles = REDUCTION == Reduction::broadcast ? 2 * max_slots * waves : max_slots * BLOCK;
   double* scratch;
+  mutable int buffer = 0;  // broadcast: the half of the scratch the next reduction uses
 
   __device__ int rank() const { return static_cast<int>(threadIdx.x); }
   __device__ void sync() const { __syncthreads(); }
@@ -43,6 +50,34 @@ struct BlockTeam {
   // by combine_error (a max that keeps INFINITY). On return every thread holds the results.
   template <int SUMS, int N>
   __device__ void reduce(double (&v)[N]) const {
+    static_assert(N <= max_slots, "at most max_slots values at once");
+    if constexpr (REDUCTION == Reduction::broadcast) {
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) {
+#pragma unroll
+        for (int offset = wave_size / 2; offset > 0; offset /= 2) {
+          const double other = shuffle_down(v[slot], offset, wave_size);
+          v[slot] = slot < SUMS ? v[slot] + other : combine_error(v[slot], other);
+        }
+      }
+      // Reduction k writes half k % 2; a thread reaches reduction k + 2 only after every thread
+      // has passed the barrier of reduction k + 1, so after every read of reduction k.
+      double* partials = scratch + buffer * max_slots * waves;
+      buffer ^= 1;
+      if (rank() % wave_size == 0) {
+#pragma unroll
+        for (int slot = 0; slot < N; ++slot) partials[slot * waves + rank() / wave_size] = v[slot];
+      }
+      sync();
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) {
+        double total = partials[slot * waves];
+        for (int wave = 1; wave < waves; ++wave)
+          total = slot < SUMS ? total + partials[slot * waves + wave] : combine_error(total, partials[slot * waves + wave]);
+        v[slot] = total;
+      }
+      return;
+    }
     int count = BLOCK;
     if constexpr (REDUCTION == Reduction::wave) {
 #pragma unroll
@@ -120,37 +155,38 @@ struct LaneGroupSums {
   }
 };
 
-// Balanced chunks (final): the F+ and F- term lists, end to end (creation terms k < creation
-// count, then destruction terms), are cut into chunks of at most a few consecutive terms of one
-// species' list, about one chunk per thread (kernels/final.hip builds them on the host). Each
-// thread sums its chunks into LDS; after a barrier each species adds its few chunks in order. A
-// species with 686 terms (s150's neutron) no longer holds its whole block back.
+// Balanced chunks (final): the F+ and F- term lists, end to end, are cut into chunks of at most a
+// few consecutive terms of one species' list, about one chunk per thread, and stored by column
+// for coalesced loads (TermChunks in kernel_launch.hpp, built on the host). Each thread sums its
+// chunks into LDS; after a barrier each species adds its few chunks in list order. A species with
+// 686 terms (s150's neutron) no longer holds its whole block back.
 struct ChunkSums {
-  const std::int32_t* chunk_start;        // [chunks + 1]: chunk c is terms [start[c], start[c+1])
-  const std::int32_t* creation_chunks;    // [species + 1]: species i's F+ chunks
+  const std::uint32_t* terms;             // by column: term j of chunk c at terms[column_start[j] + c]
+  const std::int32_t* column_start;
+  const std::int32_t* length;             // [chunks]
+  const std::int32_t* position;           // [chunks]: list order -> storage order
+  const std::int32_t* creation_chunks;    // [species + 1]: species i's F+ chunks, in list order
   const std::int32_t* destruction_chunks; // [species + 1]: its F- chunks
   int chunks;
-  int creation_terms;
-  double* chunk_sum;                      // LDS, [chunks]
+  double* chunk_sum;                      // LDS, [chunks], in storage order
 
   template <typename Team, typename Fluxes, typename Body>
   __device__ void for_each_species(const Team& team, const StepView& net, const Fluxes& flux, Body&& body) const {
     for (int c = team.rank(); c < chunks; c += Team::size) {
       double sum = 0.0;
-      const int begin = chunk_start[c], end = chunk_start[c + 1];
-      if (begin < creation_terms) {
-        for (int k = begin; k < end; ++k) sum += flux_term(net.creation_reaction, net.creation_factor, k, flux);
-      } else {
-        for (int k = begin - creation_terms; k < end - creation_terms; ++k)
-          sum += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+      const int terms_in_chunk = length[c];
+      for (int j = 0; j < terms_in_chunk; ++j) {
+        const std::uint32_t term = terms[column_start[j] + c];
+        sum += flux_term(static_cast<reaction_index_t>(term & 0xffffu),
+                         static_cast<stoich_factor_t>(term >> chunk_term_factor_shift), flux);
       }
       chunk_sum[c] = sum;
     }
     team.sync();
     for (int i = team.rank(); i < net.species_count; i += Team::size) {
       double fplus = 0.0, fminus = 0.0;
-      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[c];
-      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[c];
+      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[position[c]];
+      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[position[c]];
       body(i, fplus, fminus);
     }
   }
@@ -164,14 +200,34 @@ __device__ inline double electron_fraction_part(const Team& team, const StepView
   return part;
 }
 
+// Where a team reads each reaction's reactants: the step view's CSR arrays, or final's one word
+// per reaction (ReactionWords). The flux is reaction_flux()'s either way.
+struct StepViewReactions {
+  template <typename Array, typename Abundances>
+  __device__ double flux(const StepView& net, int r, const Array& rate_factor, const Abundances& Y, double ye) const {
+    return reaction_flux(net, r, rate_factor[r], Y, ye);
+  }
+};
+struct WordReactions {
+  const std::uint64_t* words;
+  template <typename Array, typename Abundances>
+  __device__ double flux(const StepView&, int r, const Array& rate_factor, const Abundances& Y, double ye) const {
+    const std::uint64_t word = words[r];
+    return reaction_flux(
+        rate_factor[r], static_cast<int>(word >> ReactionWords::count_shift) & 7,
+        [word](int k) { return static_cast<int>(word >> (ReactionWords::species_bits * k) & ReactionWords::species_mask); },
+        (word >> ReactionWords::capture_shift & 1) != 0, Y, ye);
+  }
+};
+
 // Fluxes of every reaction at abundances Y with electron fraction ye (threads over reactions);
 // returns this thread's part of sum flux Q. Ends with a barrier: flux is complete on return.
-template <typename Team, typename Abundances, typename Array>
-__device__ inline double team_fluxes(const Team& team, const StepView& net, const Array& rate_factor,
-                                     const Abundances& Y, double ye, Array flux) {
+template <typename Team, typename Reactions, typename Abundances, typename Array>
+__device__ inline double team_fluxes(const Team& team, const Reactions& reactions, const StepView& net,
+                                     const Array& rate_factor, const Abundances& Y, double ye, Array flux) {
   double release = 0.0;
   for (int r = team.rank(); r < net.reaction_count; r += Team::size) {
-    flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye);
+    flux[r] = reactions.flux(net, r, rate_factor, Y, ye);
     release += flux[r] * net.q_value_MeV[r];
   }
   team.sync();
@@ -183,11 +239,17 @@ __device__ inline double team_fluxes(const Team& team, const StepView& net, cons
 // FUSED_YE: the electron fraction of a proposed state is reduced with the attempt's other sums
 // (one reduction per geometric step instead of two) and reused as the next step's Ye when the
 // state is accepted unscaled; otherwise Ye is reduced on its own before each flux evaluation.
-template <bool FUSED_YE, typename Sums, typename Team, typename Array>
-__device__ inline void integrate_zone_team(const Team& team, const Sums& sums, const RateView& rates,
+// SWAP: an accepted proposal becomes Y by exchanging the two arrays' roles, not by a copy and a
+// barrier (a geometric step then has three barriers: fluxes, chunk sums, the reduction). The
+// exchange is safe without a barrier: the old Y is next written in the next step's species phase,
+// after that step's flux barrier, by when every read of it is done.
+template <bool FUSED_YE, bool SWAP, typename Sums, typename Reactions, typename Team, typename Array>
+__device__ inline void integrate_zone_team(const Team& team, const Sums& sums, const Reactions& reactions,
+                                           const RateView& rates,
                                            const StepView& net, const IntegratorSettings& settings, double T9,
                                            double rho, Array Y, Array rate_factor, Array flux, Array y_full,
                                            Array y_half, ZoneResult* result) {
+  const Array zone_Y = Y;
   const int S = net.species_count;
   const double floor = settings.abundance_floor;
   double initial[2] = {0.0, 0.0};  // mass (a sum), non-finite (a max)
@@ -210,7 +272,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
     AttemptPartials part;
     double ye_part = 0.0;  // FUSED_YE: Ye of the proposed state
     if (!(FUSED_YE && ye_known)) ye = team.sum(electron_fraction_part(team, net, Y));
-    part.release_start = team_fluxes(team, net, rate_factor, Y, ye, flux);
+    part.release_start = team_fluxes(team, reactions, net, rate_factor, Y, ye, flux);
     if (!adaptive) {
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
@@ -227,7 +289,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
       });
       team.sync();
       const double ye_half = team.sum(electron_fraction_part(team, net, y_half));
-      part.release_mid = team_fluxes(team, net, rate_factor, y_half, ye_half, flux);
+      part.release_mid = team_fluxes(team, reactions, net, rate_factor, y_half, ye_half, flux);
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
         y_half[i] = y;
@@ -248,14 +310,36 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
     // Every thread runs the same controller on the same reduced values: no broadcast needed.
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
-      Array proposed = adaptive ? y_half : y_full;
-      for (int i = team.rank(); i < S; i += Team::size) Y[i] = proposed[i] * scale;
+      if constexpr (SWAP) {
+        const Array previous = Y;
+        if (adaptive) {
+          Y = y_half;
+          y_half = previous;
+        } else {
+          Y = y_full;
+          y_full = previous;
+        }
+        if (scale != 1.0) {  // every thread takes the same branch
+          for (int i = team.rank(); i < S; i += Team::size) Y[i] *= scale;
+          team.sync();
+        }
+      } else {
+        const Array proposed = adaptive ? y_half : y_full;
+        for (int i = team.rank(); i < S; i += Team::size) Y[i] = proposed[i] * scale;
+      }
       if constexpr (FUSED_YE) {
         ye = v[3];
         ye_known = scale == 1.0;  // a renormalised state is summed again
       }
     }
-    team.sync();
+    if constexpr (!SWAP) team.sync();
+  }
+  if constexpr (SWAP) {
+    // The result belongs in the caller's array, which after an odd number of exchanges is not Y.
+    if (Y != zone_Y) {
+      for (int i = team.rank(); i < S; i += Team::size) zone_Y[i] = Y[i];
+      Y = zone_Y;  // each thread reads back only what it wrote: no barrier needed
+    }
   }
   double final_mass = 0.0;
   for (int i = team.rank(); i < S; i += Team::size) final_mass += net.species_A[i] * Y[i];

@@ -95,10 +95,10 @@ sweep() {  # sweep VARIANT CONFIG PLACEMENT
   printf "%-6s %-9s %-8s %8.2f ns  %s\n" "$1" "$2" "$3" "$(json "$work/sweep.json" ns_per_zone_step)" \
     "$(grep -o 'rank 0 -> .*' "$work/sweep.log" | sed 's/.*CUDA, //')" >>"$out/sweeps.txt"
 }
-# The first H200 sweep (kernels/results/h200-sweeps-run1.txt) chose tuned 512x8x2 and final
-# 128x0x0 with zone placement; these points check the neighbours of those choices.
+# The H200 sweeps (kernels/EXPERIMENTS.md) chose tuned 512x8x2 and final 128x0x6 with zone
+# placement; these points check the neighbours of those choices.
 for config in 256x8x0 512x8x2 512x16x2 512x4x2; do sweep tuned $config network; done
-for config in 64x0x0 128x0x0 256x0x0 64x0x16; do
+for config in 64x0x0 128x0x0 128x0x6 128x0x7 256x0x0 512x0x0; do
   for placement in network zone; do sweep final $config $placement; done
 done
 cat "$out/sweeps.txt"
@@ -111,6 +111,15 @@ for zones in 1 104 1000 10000 100000 1000000; do
     log "  $(printf "%8d zones %-8s %10.2f ns per zone-step, %8.4f s" $zones $variant \
       "$(json "$work/zones.json" ns_per_zone_step)" "$(json "$work/zones.json" integrate_seconds)")"
   done
+done
+
+log "== the study's problem at 104 zones (s150, 1e-20 to 1e-6 s, dt = 1e-4 t: 322,280 steps per zone)"
+for variant in baseline final; do
+  "$zoneode" inputs/s150.yaml --quiet --set zones.count=104 --set integrator.start_time=1e-20 \
+    --set integrator.end_time=1e-6 --set integrator.dt_fraction=1e-4 --backend gpu --kernel "$variant" \
+    --summary "$work/study.json" >"$work/study-$variant.log" 2>&1 || true
+  log "  $(printf "%-8s %10.2f ns per zone-step, %8.4f s  %s" $variant "$(json "$work/study.json" ns_per_zone_step)" \
+    "$(json "$work/study.json" integrate_seconds)" "$(grep -o 'rank 0 -> .*' "$work/study-$variant.log" | sed 's/.*CUDA, //' | cut -c1-60)")"
 done
 
 python3 - "$out/ladder.csv" "$out/ladder.json" <<'PY'

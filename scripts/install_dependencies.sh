@@ -4,6 +4,8 @@
 # zoneode-validate, the implicit method's reference (validation/README.md).
 # --hip also installs Debian's HIP toolchain (hipcc, HIP 5.2), which compiles the kernels for
 # gfx90a (MI250); the CPU build and the README's commands do not need it.
+# --slurm installs Debian's Slurm (slurmctld, slurmd, munge) for tests/slurm_end_to_end.sh, and
+# matplotlib and numpy for Debian's /usr/bin/python3 (scripts/report.py), and ccache (CI's preset builds).
 set -euo pipefail
 
 packages=(
@@ -14,9 +16,12 @@ packages=(
   libhdf5-dev libhdf5-openmpi-dev hdf5-tools
   libsundials-dev
 )
-if [ "${1:-}" = "--hip" ]; then
-  packages=(hipcc libamdhip64-dev rocm-device-libs)
-fi
+case "${1:-}" in
+  --hip) packages=(hipcc libamdhip64-dev rocm-device-libs) ;;
+  --slurm) packages=(slurmctld slurmd slurm-client munge python3-matplotlib python3-numpy ccache) ;;
+  "") ;;
+  *) echo "install_dependencies: unknown option '$1' (--hip or --slurm)" >&2; exit 2 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

@@ -18,22 +18,25 @@ trap 'rm -rf "$work"' EXIT
   echo "(\`--check\`). gfx90a: Debian's hipcc $(hipcc --version 2>/dev/null | sed -n 's/^HIP version: *//p' | head -1),"
   echo "\`-O3 -ffp-contract=off\`; occupancy in waves per SIMD (of 8). sm_90: nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), \`-O3 -fmad=false\`."
   echo "LDS / shared memory: static bytes per block; the dynamic part depends on the network (run header)."
-  echo "tuned and final: the instantiation they run by default on NVIDIA (tuned 512 threads, 8 lanes, bound 2 blocks/SM; final 128 threads)."
+  echo "tuned and final: the instantiation each target runs by default (gfx90a: tuned 256 threads, 8 lanes; final 256 threads, network"
+  echo "and zone arrays in LDS. sm_90: tuned 512 threads, 8 lanes, bound 2 blocks/SM; final 128 threads, bound 6 blocks/SM, zone arrays in LDS)."
   echo
   echo "| variant | gfx90a VGPRs | AGPRs | SGPRs | SGPR spills | VGPR spills | scratch B/lane | LDS B | occupancy | sm_90 registers | stack B | spill stores/loads B | shared B |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   # The instantiation each variant runs by default (tuned and final have several).
-  declare -A pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel [tuned]=tuned_bounded_kernelILi512ELi8ELi2E
-                   [final]=final_kernelILi128E)
+  declare -A hip_pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel [tuned]=tuned_kernelILi256ELi8E
+                       [final]=final_kernelILi256ELb1ELb1E)
+  declare -A cuda_pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel
+                        [tuned]=tuned_bounded_kernelILi512ELi8ELi2E [final]=final_bounded_kernelILi128ELi6E)
   for v in "${variants[@]}"; do
     hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/$v.hip" \
       -o "$work/$v.o" -Rpass-analysis=kernel-resource-usage >"$work/$v.hip.log" 2>&1
     # The remarks of the picked kernel: from its "Function Name" line to the next one.
-    awk -v k="${pick[$v]}" '/Function Name:/ {on = index($0, k) > 0} on' "$work/$v.hip.log" >"$work/$v.hip.picked"
+    awk -v k="${hip_pick[$v]}" '/Function Name:/ {on = index($0, k) > 0} on' "$work/$v.hip.log" >"$work/$v.hip.picked"
     get() { sed -n "s/.*remark: *$1: *\([0-9]*\).*/\1/p" "$work/$v.hip.picked" | head -1; }
     "$nvcc" -std=c++17 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/$v.hip" -o "$work/$v.cu.o" \
       -Xptxas -v >"$work/$v.cu.log" 2>&1
-    awk -v k="${pick[$v]}" '/Compiling entry function/ {on = index($0, k) > 0} on' "$work/$v.cu.log" >"$work/$v.cu.picked"
+    awk -v k="${cuda_pick[$v]}" '/Compiling entry function/ {on = index($0, k) > 0} on' "$work/$v.cu.log" >"$work/$v.cu.picked"
     mv "$work/$v.cu.picked" "$work/$v.cu.log"
     regs=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$work/$v.cu.log" | head -1)
     smem=$(sed -n 's/.* \([0-9]*\) bytes smem.*/\1/p' "$work/$v.cu.log" | head -1)

@@ -1,6 +1,7 @@
 // The command line: parsing, help, and the commands other than a run.
 #include "cli/cli.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -21,6 +22,7 @@ std::string usage_text() {
 usage:
   [mpirun -n R] zoneode DECK [--set section.key=value]... [--backend cpu|gpu] [--kernel NAME]
                              [--threads N] [--summary FILE] [--restart FILE] [--force] [--quiet]
+                             [--progress SECONDS]
   zoneode network info DECK [--set section.key=value]...
   zoneode network export DECK --output FILE [--force] [--set section.key=value]...
   zoneode --help | --version
@@ -35,9 +37,15 @@ usage:
   --restart FILE      continue from a state file written by this deck (step k), running k+1 on
   --force             overwrite existing output files (state files, network export)
   --output FILE       network export: the zoneode network file to write
-  --quiet             do not print the resolved deck or the per-species table
+  --quiet             do not print the resolved deck, the per-species table or progress lines
+  --progress SECONDS  a progress line after an outer step at most every SECONDS (default 10;
+                      0: after every outer step)
 
-exit status: 0 success, 1 runtime error, 2 bad input, 3 finished with failed zones
+signals: SIGTERM or SIGUSR1 stop the run after the outer step in flight, with a checkpoint
+  (OUTPUT_PREFIX_checkpoint.h5, printed as 'checkpoint: PATH outer_step K'); continue it with
+  --restart PATH
+exit status: 0 success, 1 runtime error, 2 bad input, 3 finished with failed zones,
+  75 stopped early by a signal (resubmit with --restart from the checkpoint)
 )";
 }
 
@@ -83,6 +91,18 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
       options.restart = value("--restart");
     } else if (argument == "--force") {
       options.force = true;
+    } else if (is("--progress")) {
+      const std::string text = value("--progress");
+      std::size_t used = 0;
+      double seconds = -1.0;
+      try {
+        seconds = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || !(seconds >= 0.0) || !std::isfinite(seconds))
+        throw UsageError("--progress needs a number of seconds >= 0, got '" + text + "'");
+      options.progress_seconds = seconds;
     } else if (argument == "--quiet") {
       options.quiet = true;
     } else if (argument.rfind("--", 0) == 0) {

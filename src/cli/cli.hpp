@@ -21,7 +21,8 @@ struct CliOptions {
   std::string output;                     // network export: the file to write
   std::string restart;                    // continue from this state file
   bool force = false;                     // overwrite existing outputs
-  bool quiet = false;                     // no resolved deck or per-species table
+  bool quiet = false;                     // no resolved deck, per-species table or progress lines
+  double progress_seconds = 10.0;         // at most one progress line per this many seconds [s]
 };
 
 // Exit codes, documented in README.md.
@@ -30,6 +31,7 @@ enum ExitCode : int {
   exit_runtime_error = 1,   // something failed while running (I/O, internal)
   exit_input_error = 2,     // bad command line, deck or network file
   exit_zones_failed = 3,    // the run finished but some zones failed (see zones_by_status)
+  exit_stopped = 75,        // stopped early by SIGTERM/SIGUSR1 after a checkpoint (EX_TEMPFAIL: resubmit)
 };
 
 CliOptions parse_command_line(const std::vector<std::string>& arguments);

@@ -86,6 +86,16 @@ void print_summary(const RunSummary& s, std::ostream& out) {
                 s.zone_steps_per_second(), s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0,
                 s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0);
   out << line;
+  std::snprintf(line, sizeof line,
+                "  per rank         integrate %.3f / %.3f / %.3f s (min / mean / max), imbalance %.3f; %s decomposition\n",
+                s.integrate_seconds_per_rank.min, s.integrate_seconds_per_rank.mean, s.integrate_seconds_per_rank.max,
+                s.integrate_seconds_per_rank.imbalance(), s.decomposition.c_str());
+  out << line;
+  std::snprintf(line, sizeof line,
+                "                   integrator steps %.0f / %.0f / %.0f, imbalance %.3f; %lld zone moves in %.3f s\n",
+                s.integrator_steps_per_rank.min, s.integrator_steps_per_rank.mean, s.integrator_steps_per_rank.max,
+                s.integrator_steps_per_rank.imbalance(), static_cast<long long>(s.zones_moved), s.rebalance_seconds);
+  out << line;
   if (s.files_written > 0) {
     std::snprintf(line, sizeof line, "  output           %lld file(s), %.3e bytes in %.3f s: %.1f MB/s (%s HDF5)\n",
                   static_cast<long long>(s.files_written), s.output_bytes, s.output_seconds, s.write_bandwidth() / 1e6,
@@ -93,6 +103,10 @@ void print_summary(const RunSummary& s, std::ostream& out) {
     out << line;
   }
   out << "  result hash      " << s.result_hash << "\n";
+  if (s.stopped_after_outer_step >= 0) {
+    out << "  stopped early    after outer step " << s.stopped_after_outer_step << " by a signal; checkpoint "
+        << (s.checkpoint.empty() ? std::string("none (no output.prefix)") : s.checkpoint) << "\n";
+  }
 }
 
 std::string summary_json(const RunSummary& s) {
@@ -133,6 +147,18 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"zone_steps_per_second\": " << format_number_17g(s.zone_steps_per_second()) << ",\n";
   out << "  \"us_per_zone\": " << format_number_17g(s.zones ? 1e6 * s.integrate_seconds / s.zones : 0.0) << ",\n";
   out << "  \"ns_per_zone_step\": " << format_number_17g(s.steps ? 1e9 * s.integrate_seconds / s.steps : 0.0) << ",\n";
+  const auto spread = [&](const char* key, const RunSummary::Spread& v) {
+    out << "  " << json_string(key) << ": {\"min\": " << format_number_17g(v.min) << ", \"mean\": "
+        << format_number_17g(v.mean) << ", \"max\": " << format_number_17g(v.max)
+        << ", \"imbalance\": " << format_number_17g(v.imbalance()) << "},\n";
+  };
+  spread("integrate_seconds_per_rank", s.integrate_seconds_per_rank);
+  spread("integrator_steps_per_rank", s.integrator_steps_per_rank);
+  out << "  \"decomposition\": " << json_string(s.decomposition) << ",\n";
+  out << "  \"zones_moved\": " << s.zones_moved << ",\n";
+  out << "  \"rebalance_seconds\": " << format_number_17g(s.rebalance_seconds) << ",\n";
+  out << "  \"stopped_early\": " << (s.stopped_after_outer_step >= 0 ? "true" : "false") << ",\n";
+  out << "  \"checkpoint\": " << json_string(s.checkpoint) << ",\n";
   out << "  \"files_written\": " << s.files_written << ",\n";
   out << "  \"output_seconds\": " << format_number_17g(s.output_seconds) << ",\n";
   out << "  \"output_bytes\": " << format_number_17g(s.output_bytes) << ",\n";

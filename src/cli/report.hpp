@@ -48,6 +48,19 @@ struct RunSummary {
   double min_energy_rate = 0;        // [erg/(g s)] over zones
   double max_energy_rate = 0;
   std::string result_hash;           // FNV-1a over every zone's final Y, steps and status bits
+  // Load balance: each rank's own integration time summed over outer steps [s], and its zones'
+  // integrator steps (accepted + rejected), over the ranks.
+  struct Spread {
+    double min = 0, mean = 0, max = 0;
+    double imbalance() const { return mean > 0 ? max / mean : 0.0; }
+  };
+  Spread integrate_seconds_per_rank;
+  Spread integrator_steps_per_rank;
+  std::string decomposition = "count";  // zones.decomposition
+  std::int64_t zones_moved = 0;        // between ranks by the cost decomposition, over the run
+  double rebalance_seconds = 0;        // re-cutting and moving zones (max over ranks; not in the figure of merit)
+  std::int64_t stopped_after_outer_step = -1;  // stopped by a signal after this step; -1: ran to the end
+  std::string checkpoint;              // the checkpoint written when stopped, "" for none
 
   std::int64_t failed_zones() const { return zones - zones_by_status[0]; }
   double write_bandwidth() const { return output_seconds > 0 ? output_bytes / output_seconds : 0.0; }

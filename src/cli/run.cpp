@@ -3,7 +3,9 @@
 // backends/backend.hpp is the only interface used.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -12,10 +14,12 @@
 #include "backends/backend.hpp"
 #include "cli/cli.hpp"
 #include "cli/report.hpp"
+#include "cli/signals.hpp"
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
 #include "common/fnv1a.hpp"
 #include "decomposition/decomposition.hpp"
+#include "decomposition/rebalance.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "io/hdf5_state.hpp"
@@ -188,10 +192,51 @@ void add_final_statistics(const ZoneBatch& batch, const MpiContext& mpi, RunSumm
   summary.result_hash = hex64(total_hash);
 }
 
+// The checkpoint of a stopped run: one per output prefix, overwritten by the next (never an output).
+std::string checkpoint_file(const OutputDeck& output) { return output.prefix + "_checkpoint.h5"; }
+
+// Re-cuts the blocks by the cost of the step just done (accepted plus rejected integrator steps
+// per zone) and moves T9, rho and abundances to their new ranks. Zone results are not moved: the
+// next step overwrites them. Returns the zones this rank received from others.
+std::int64_t rebalance_by_cost(const MpiContext& mpi, std::vector<std::int64_t>& cuts, ZoneBatch& batch,
+                               RunPlan& plan) {
+  std::vector<std::int64_t> costs(batch.count);
+  for (std::int64_t zone = 0; zone < batch.count; ++zone)
+    costs[zone] = std::max<std::int64_t>(1, batch.results[zone].steps + batch.results[zone].rejected_steps);
+  std::vector<std::int64_t> new_cuts = cost_balanced_cuts(mpi, costs, plan.block.first, plan.zones);
+  if (new_cuts == cuts) return 0;
+  const int species = batch.species_count;
+  const std::int64_t per_zone = 2 + species;  // T9, rho, Y[species]
+  std::vector<double> packed(static_cast<std::size_t>(batch.count * per_zone));
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    double* out = packed.data() + zone * per_zone;
+    out[0] = batch.temperature[zone];
+    out[1] = batch.density[zone];
+    std::copy(batch.zone_abundances(zone), batch.zone_abundances(zone) + species, out + 2);
+  }
+  packed = move_zones(mpi, cuts, new_cuts, packed, per_zone);
+  const ZoneBlock old_block = plan.block;
+  plan.block = block_of(new_cuts, mpi.rank());
+  cuts = std::move(new_cuts);
+  batch.resize(plan.block.count, species);
+  batch.first_global_index = plan.block.first;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    const double* in = packed.data() + zone * per_zone;
+    batch.temperature[zone] = in[0];
+    batch.density[zone] = in[1];
+    std::copy(in + 2, in + 2 + species, batch.zone_abundances(zone));
+  }
+  const std::int64_t kept = std::max<std::int64_t>(
+      0, std::min(old_block.first + old_block.count, plan.block.first + plan.block.count) -
+             std::max(old_block.first, plan.block.first));
+  return plan.block.count - kept;
+}
+
 }  // namespace
 
 int run_deck(const CliOptions& options, const MpiContext& mpi) {
   const double start = MPI_Wtime();
+  trap_stop_signals();  // before any work: a signal during set-up stops the run after its first step
   std::ostringstream discard;
   std::ostream& out = mpi.root() ? std::cout : discard;  // rank 0 speaks for all
   out << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ", "
@@ -250,6 +295,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   summary.hdf5_mode = hdf5_write_mode();
   summary.first_outer_step = plan.first_step;
   summary.outer_steps = plan.last_step - plan.first_step + 1;
+  summary.decomposition = std::string(decomposition_name(deck.zones.decomposition));
 
   std::vector<double> energy;
   std::vector<std::int64_t> steps;
@@ -260,7 +306,10 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     status.assign(batch.count, 0);
   });
   const double burn_time = deck.integrator.end_time - deck.integrator.start_time;
-  auto write_step = [&](std::int64_t step) {
+  auto write_step = [&](std::int64_t step, bool checkpoint) {
+    energy.resize(batch.count);
+    steps.resize(batch.count);
+    status.resize(batch.count);
     for (std::int64_t zone = 0; zone < batch.count; ++zone) {
       energy[zone] = batch.results[zone].energy_generation_rate;
       steps[zone] = batch.results[zone].steps;
@@ -281,15 +330,27 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     attributes.ranks = mpi.size();
     attributes.threads = described.threads;
     attributes.integrate_seconds = summary.integrate_seconds;
+    attributes.checkpoint = checkpoint;
+    const std::string file = checkpoint ? checkpoint_file(deck.output) : deck.output.file(step);
     mpi.barrier();
     const double write_start = MPI_Wtime();
-    collectively(mpi, exit_runtime_error, [&] { write_state_file(mpi, deck.output.file(step), network, state, attributes); });
+    collectively(mpi, exit_runtime_error, [&] { write_state_file(mpi, file, network, state, attributes); });
     summary.output_seconds += mpi.max(MPI_Wtime() - write_start);
     summary.output_bytes += static_cast<double>(plan.zones) * (network.species_count() * 8.0 + 3 * 8.0 + 8.0 + 4.0);
     ++summary.files_written;
-    out << "  wrote " << deck.output.file(step) << "\n" << std::flush;
+    if (checkpoint) out << "checkpoint: " << file << " outer_step " << step << "\n" << std::flush;
+    else out << "  wrote " << file << "\n" << std::flush;
   };
-  if (options.restart.empty() && deck.output.writes(0, plan.last_step)) write_step(0);
+  if (options.restart.empty() && deck.output.writes(0, plan.last_step)) write_step(0, false);
+
+  std::vector<std::int64_t> cuts = count_cuts(plan.zones, mpi.size());  // the blocks of every rank
+  double rank_integrate_seconds = 0.0;    // this rank's own, over the outer steps
+  std::int64_t rank_integrator_steps = 0;  // accepted and rejected, this rank's zones
+  std::int64_t zones_received = 0;
+  const double loop_start = MPI_Wtime();
+  double last_progress = loop_start;
+  int stop_signal = 0;  // agreed by all ranks: the highest signal number any rank received, 0 for none
+  std::int64_t stopped_after = -1;
 
   double max_drift = 0.0;  // over zones and outer steps (each step's drift is from its own start)
   for (std::int64_t step = plan.first_step; step <= plan.last_step; ++step) {
@@ -298,6 +359,8 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     collectively(mpi, exit_runtime_error, [&] { integrate_all(*backend, batch, integrate_seconds, transfer_seconds); });
     // The figure of merit: integration only, the slowest rank's time.
     summary.integrate_seconds += mpi.max(integrate_seconds);
+    rank_integrate_seconds += integrate_seconds;
+    for (const ZoneResult& result : batch.results) rank_integrator_steps += result.steps + result.rejected_steps;
     summary.transfer_seconds += mpi.max(transfer_seconds);
     // The prescribed history: T9 and rho at the end of this step, the conditions of the next.
     for (std::int64_t zone = 0; zone < batch.count; ++zone) {
@@ -305,8 +368,52 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
       batch.density[zone] *= deck.steps.density_factor;
     }
     add_step_statistics(batch, mpi, summary, max_drift);
-    if (deck.output.writes(step, plan.last_step)) write_step(step);
+    if (deck.output.writes(step, plan.last_step)) write_step(step, false);
+
+    // Stop requests: every rank agrees (one reduction) before any acts on them.
+    stop_signal = mpi.max_int(stop_signal_received());
+    if (stop_signal != 0) {
+      if (step == plan.last_step) {
+        if (mpi.root())
+          std::cerr << "zoneode: " << stop_signal_name(stop_signal) << " in the last outer step: the run is complete\n";
+        break;
+      }
+      stopped_after = step;
+      summary.outer_steps = step - plan.first_step + 1;
+      if (!deck.output.prefix.empty()) {
+        write_step(step, true);
+      } else if (mpi.root()) {
+        std::cerr << "zoneode: stopped by " << stop_signal_name(stop_signal) << " after outer step " << step
+                  << "; no checkpoint: the deck has no output.prefix\n";
+      }
+      break;
+    }
+    if (deck.zones.decomposition == Decomposition::cost && mpi.size() > 1 && step < plan.last_step) {
+      const double rebalance_start = MPI_Wtime();
+      collectively(mpi, exit_runtime_error, [&] { zones_received += rebalance_by_cost(mpi, cuts, batch, plan); });
+      summary.rebalance_seconds += mpi.max(MPI_Wtime() - rebalance_start);
+    }
+    const double now = MPI_Wtime();
+    if (!options.quiet && step < plan.last_step && now - last_progress >= options.progress_seconds) {
+      last_progress = now;
+      const std::int64_t done = step - plan.first_step + 1, left = plan.last_step - step;
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "progress: outer step %lld of %lld, zones done %lld of %lld, elapsed %.1f s, about %.1f s remaining\n",
+                    static_cast<long long>(step), static_cast<long long>(plan.last_step),
+                    static_cast<long long>(done * plan.zones),
+                    static_cast<long long>((plan.last_step - plan.first_step + 1) * plan.zones), now - start,
+                    (now - loop_start) / static_cast<double>(done) * static_cast<double>(left));
+      out << line << std::flush;
+    }
   }
+  summary.integrate_seconds_per_rank = {mpi.min(rank_integrate_seconds),
+                                        mpi.sum_double(rank_integrate_seconds) / mpi.size(),
+                                        mpi.max(rank_integrate_seconds)};
+  summary.integrator_steps_per_rank = {mpi.min(static_cast<double>(rank_integrator_steps)),
+                                       static_cast<double>(mpi.sum(rank_integrator_steps)) / mpi.size(),
+                                       mpi.max(static_cast<double>(rank_integrator_steps))};
+  summary.zones_moved = mpi.sum(zones_received);
 
   summary.deck = deck.file;
   summary.network = network.name;
@@ -319,6 +426,8 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   summary.zones = plan.zones;
   summary.max_mass_drift = mpi.max(max_drift);
   add_final_statistics(batch, mpi, summary);
+  summary.stopped_after_outer_step = stopped_after;
+  if (stopped_after >= 0 && !deck.output.prefix.empty()) summary.checkpoint = checkpoint_file(deck.output);
 
   print_summary(summary, out);
   if (!deck.run.summary.empty()) {
@@ -327,12 +436,11 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     });
     out << "summary written to " << deck.run.summary << "\n";
   }
-  if (summary.failed_zone_steps > 0) {
-    if (mpi.root())
-      std::cerr << "zoneode: " << summary.failed_zone_steps << " zone-step(s) failed, " << summary.failed_zones()
-                << " zone(s) in the last outer step (a failed zone keeps its last state that passed the checks)\n";
-    return exit_zones_failed;
-  }
+  if (summary.failed_zone_steps > 0 && mpi.root())
+    std::cerr << "zoneode: " << summary.failed_zone_steps << " zone-step(s) failed, " << summary.failed_zones()
+              << " zone(s) in the last outer step (a failed zone keeps its last state that passed the checks)\n";
+  if (stopped_after >= 0) return exit_stopped;  // unfinished: resubmit from the checkpoint
+  if (summary.failed_zone_steps > 0) return exit_zones_failed;
   return exit_success;
 }
 

@@ -75,6 +75,7 @@ ZonesDeck read_zones(DeckSection section) {
     zones.from_file_where = section.where("from_file");
     zones.from_file = section.existing_file("from_file");
     zones.count = section.integer("count", 0, 0);
+    zones.decomposition = section.choice("decomposition", Decomposition::cost, decompositions, decomposition_name);
     for (const char* key : {"seed", "temperature", "density", "composition"}) {
       if (section.has(key)) section.fail(key, std::string("no ") + key + " when zones come from_file");
     }
@@ -83,6 +84,7 @@ ZonesDeck read_zones(DeckSection section) {
   }
   zones.count = section.integer("count", std::nullopt, 1);
   zones.seed = static_cast<std::uint64_t>(section.integer("seed", 1, 0));
+  zones.decomposition = section.choice("decomposition", Decomposition::cost, decompositions, decomposition_name);
   zones.temperature = read_field(section.section("temperature", true), "[GK]");
   zones.density = read_field(section.section("density", true), "[g/cm^3]");
   for (const auto& entry : section.named_numbers("composition", between(0.0, 1.0))) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/selection.hpp"
+#include "decomposition/decomposition.hpp"
 #include "integrators/settings.hpp"
 #include "network/generator.hpp"
 #include "network/load.hpp"
@@ -47,6 +48,7 @@ struct ZonesDeck {
   FieldProfile temperature;   // T9 [GK]
   FieldProfile density;       // rho [g/cm^3]
   std::vector<CompositionEntry> composition;  // initial mass fractions
+  Decomposition decomposition = Decomposition::cost;  // how zones are split among MPI ranks
 };
 
 // Outer steps, as a hydro code calls its burner once per time step: each burns every zone over

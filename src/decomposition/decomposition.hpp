@@ -2,8 +2,24 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 namespace zoneode {
+
+// How the zones are split among the ranks (deck key zones.decomposition): equal counts, or
+// re-cut after every outer step by the cost of the step just done (decomposition/rebalance.hpp).
+enum class Decomposition { count, cost };
+inline constexpr Decomposition decompositions[] = {Decomposition::count, Decomposition::cost};
+inline std::string_view decomposition_name(Decomposition decomposition) {  // its deck spelling
+  switch (decomposition) {  // no default: the compiler names a decomposition left out
+    case Decomposition::count: return "count";
+    case Decomposition::cost: return "cost";
+  }
+  throw std::invalid_argument("decomposition_name: " + std::to_string(static_cast<int>(decomposition)) +
+                              " is no Decomposition");
+}
 
 struct ZoneBlock {
   std::int64_t first = 0;  // global index of the block's first zone

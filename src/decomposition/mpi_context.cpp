@@ -33,6 +33,18 @@ double MpiContext::min(double value) const {
   return result;
 }
 
+double MpiContext::sum_double(double value) const {
+  double result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return result;
+}
+
+int MpiContext::max_int(int value) const {
+  int result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return result;
+}
+
 bool MpiContext::any(bool flag) const {
   int value = flag ? 1 : 0, result = 0;
   MPI_Allreduce(&value, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

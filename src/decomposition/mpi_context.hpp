@@ -26,6 +26,8 @@ class MpiContext {
   std::int64_t sum(std::int64_t value) const;
   double max(double value) const;
   double min(double value) const;
+  double sum_double(double value) const;
+  int max_int(int value) const;
   // True on every rank when `flag` is true on any rank: ranks agree on failures before acting.
   bool any(bool flag) const;
   // The lowest rank whose flag is set (or -1): that rank reports the error for all.

@@ -123,6 +123,7 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   write_scalar_attribute(file, layout::ranks, std::int32_t{a.ranks});
   write_scalar_attribute(file, layout::threads, std::int32_t{a.threads});
   write_scalar_attribute(file, layout::integrate_seconds, a.integrate_seconds);
+  write_scalar_attribute(file, layout::checkpoint, std::int32_t{a.checkpoint ? 1 : 0});
 }
 
 // Writes this rank's rows of every zone dataset (a block of count 0 selects nothing).

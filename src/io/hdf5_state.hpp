@@ -32,6 +32,7 @@ struct StateAttributes {
   int ranks = 1;
   int threads = 1;
   double integrate_seconds = 0.0;  // integration time so far (max over ranks)
+  bool checkpoint = false;         // a checkpoint of a stopped run, not an output
 };
 
 // This rank's zones: `block` of `global_zones`, arrays of block.count (abundances: x species).

@@ -73,8 +73,12 @@ inline constexpr Attribute threads{"threads", nullptr, ElementType::int32, false
 inline constexpr Attribute integrate_seconds{"integrate_seconds", "wall_seconds", ElementType::float64, false,
                                              "integration time so far [s], max over ranks"};
 
+inline constexpr Attribute checkpoint{"checkpoint", nullptr, ElementType::int32, false,
+                                      "1: a checkpoint of a run stopped by a signal (continue with --restart); 0: an output"};
+
 inline constexpr Attribute attributes[] = {time, outer_step, network_hash, version, deck, zoneode_version, git_commit,
-                                           compiler, backend, kernel_variant, device, launch, hdf5, ranks, threads, integrate_seconds};
+                                           compiler, backend, kernel_variant, device, launch, hdf5, ranks, threads, integrate_seconds,
+                                           checkpoint};
 inline constexpr Attribute compared_attributes[] = {time, outer_step, network_hash};
 
 // The current name of a dataset or attribute given by either its current or its version-1 name;

@@ -49,22 +49,37 @@ ZONEODE_HD inline double electron_fraction(const StepView& net, const Abundances
   return ye;
 }
 
-// flux_r = rate_factor_r * prod(Y_reactants) [* Ye for electron captures]   [mol/(g s)]
+// flux_r = rate_factor_r * prod(Y_reactants) [* Ye for electron captures]   [mol/(g s)], the
+// products in this order whatever the layout the reactants are read from: species(k) is the k-th.
+template <typename Species, typename Abundances>
+ZONEODE_HD inline double reaction_flux(double rate_factor, int reactants, const Species& species,
+                                       bool electron_capture, const Abundances& Y, double ye) {
+  double flux = rate_factor;
+  for (int k = 0; k < reactants; ++k) flux *= Y[species(k)];
+  if (electron_capture) flux *= ye;
+  return flux;
+}
+
 template <typename Abundances>
 ZONEODE_HD inline double reaction_flux(const StepView& net, int r, double rate_factor, const Abundances& Y,
                                        double ye) {
-  double flux = rate_factor;
-  const int count = net.reactant_count[r];
-  for (int k = 0; k < count; ++k) flux *= Y[net.reactant_species[max_reactants_per_reaction * r + k]];
-  if (net.reaction_flags[r] & reaction_flag_electron_capture) flux *= ye;
-  return flux;
+  const species_index_t* species = net.reactant_species + max_reactants_per_reaction * r;
+  return reaction_flux(
+      rate_factor, net.reactant_count[r], [species](int k) { return species[k]; },
+      (net.reaction_flags[r] & reaction_flag_electron_capture) != 0, Y, ye);
 }
 
 // One term of a F+ or F- sum: stoichiometric factor x flux of its reaction.
 template <typename Fluxes>
+ZONEODE_HD inline double flux_term(reaction_index_t reaction, stoich_factor_t factor, const Fluxes& flux) {
+  return factor * flux[reaction];
+}
+
+// Term k of a CSR list.
+template <typename Fluxes>
 ZONEODE_HD inline double flux_term(const reaction_index_t* reaction, const stoich_factor_t* factor, int k,
                                    const Fluxes& flux) {
-  return factor[k] * flux[reaction[k]];
+  return flux_term(reaction[k], factor[k], flux);
 }
 
 // The sum of one CSR row (row i of offsets) of terms, in order.

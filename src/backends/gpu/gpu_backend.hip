@@ -113,17 +113,33 @@ class GpuBackend final : public Backend {
     if (ops_->chunk_threads) {
       const std::int64_t terms = network.flux_terms();
       const int threads = ops_->chunk_threads();
-      const int chunk_terms = static_cast<int>(std::max<std::int64_t>(1, (terms + threads - 1) / threads));
-      const gpu::TermChunks chunks = gpu::make_term_chunks(network.creation_offsets.data(),
-                                                           network.destruction_offsets.data(),
-                                                           network.species_count(), chunk_terms);
-      upload_ints(chunk_start_, chunks.start);
+      int chunk_terms = static_cast<int>(std::max<std::int64_t>(1, (terms + threads - 1) / threads));
+      // For the ladder's sweeps: the longest chunk, in terms, instead of one chunk per thread.
+      if (const char* text = std::getenv("ZONEODE_CHUNK_TERMS"); text && *text) {
+        chunk_terms = std::atoi(text);
+        if (chunk_terms < 1) throw std::invalid_argument(std::string("ZONEODE_CHUNK_TERMS='") + text + "': expected an integer >= 1");
+      }
+      const gpu::TermChunks chunks = gpu::make_term_chunks(network.step_view(), chunk_terms);
+      chunk_terms_.resize(chunks.terms.size());
+      ZONEODE_GPU_CHECK(gpuMemcpy(chunk_terms_.data(), chunks.terms.data(), chunks.terms.size() * sizeof(std::uint32_t),
+                                  gpuMemcpyHostToDevice));
+      upload_ints(chunk_column_start_, chunks.column_start);
+      upload_ints(chunk_length_, chunks.length);
+      upload_ints(chunk_position_, chunks.position);
       upload_ints(creation_chunks_, chunks.creation_chunks);
       upload_ints(destruction_chunks_, chunks.destruction_chunks);
-      args_.chunk_start = chunk_start_.data();
+      args_.chunk_terms = chunk_terms_.data();
+      args_.chunk_column_start = chunk_column_start_.data();
+      args_.chunk_length = chunk_length_.data();
+      args_.chunk_position = chunk_position_.data();
       args_.creation_chunks = creation_chunks_.data();
       args_.destruction_chunks = destruction_chunks_.data();
       args_.chunks = chunks.chunks();
+      const std::vector<std::uint64_t> words = gpu::make_reaction_words(network.step_view());
+      reaction_words_.resize(words.size());
+      ZONEODE_GPU_CHECK(gpuMemcpy(reaction_words_.data(), words.data(), words.size() * sizeof(std::uint64_t),
+                                  gpuMemcpyHostToDevice));
+      args_.reaction_words = reaction_words_.data();
       context_.chunks = chunks.chunks();
     }
     // The plan for a full batch, for the run header; each batch plans again for its size.
@@ -207,7 +223,9 @@ class GpuBackend final : public Backend {
   DeviceArray<std::byte> rate_block_, step_block_;
   DeviceArray<double> temperature_, density_, abundances_, workspace_;
   DeviceArray<ZoneResult> results_;
-  DeviceArray<std::int32_t> chunk_start_, creation_chunks_, destruction_chunks_;
+  DeviceArray<std::uint32_t> chunk_terms_;
+  DeviceArray<std::uint64_t> reaction_words_;
+  DeviceArray<std::int32_t> chunk_column_start_, chunk_length_, chunk_position_, creation_chunks_, destruction_chunks_;
   unsigned long long* next_zone_ = nullptr;
   std::int64_t zones_ = 0;
 };
@@ -220,22 +238,67 @@ std::unique_ptr<Backend> make_gpu_backend(const BackendSelection& selection, con
 
 namespace gpu {
 
-TermChunks make_term_chunks(const std::int32_t* creation_offsets, const std::int32_t* destruction_offsets,
-                            int species, int chunk_terms) {
-  TermChunks chunks;
-  chunks.start.push_back(0);
-  const std::int32_t creation_terms = creation_offsets[species];
-  auto cut = [&](const std::int32_t* offsets, std::int32_t shift, std::vector<std::int32_t>& per_species) {
-    for (int i = 0; i < species; ++i) {
-      per_species.push_back(chunks.chunks());
-      for (std::int32_t k = offsets[i]; k < offsets[i + 1]; k += chunk_terms)
-        chunks.start.push_back(shift + std::min<std::int32_t>(k + chunk_terms, offsets[i + 1]));
-    }
-    per_species.push_back(chunks.chunks());
+TermChunks make_term_chunks(const StepView& network, int chunk_terms) {
+  // The chunks in list order: [first term, end) in one of the two lists.
+  struct Chunk {
+    const reaction_index_t* reaction;
+    const stoich_factor_t* factor;
+    std::int32_t begin, end;
   };
-  cut(creation_offsets, 0, chunks.creation_chunks);
-  cut(destruction_offsets, creation_terms, chunks.destruction_chunks);
+  std::vector<Chunk> list;
+  TermChunks chunks;
+  auto cut = [&](const std::int32_t* offsets, const reaction_index_t* reaction, const stoich_factor_t* factor,
+                 std::vector<std::int32_t>& per_species) {
+    for (int i = 0; i < network.species_count; ++i) {
+      per_species.push_back(static_cast<std::int32_t>(list.size()));
+      for (std::int32_t k = offsets[i]; k < offsets[i + 1]; k += chunk_terms)
+        list.push_back({reaction, factor, k, std::min<std::int32_t>(k + chunk_terms, offsets[i + 1])});
+    }
+    per_species.push_back(static_cast<std::int32_t>(list.size()));
+  };
+  cut(network.creation_offsets, network.creation_reaction, network.creation_factor, chunks.creation_chunks);
+  cut(network.destruction_offsets, network.destruction_reaction, network.destruction_factor,
+      chunks.destruction_chunks);
+  // Longest first; a stable sort keeps list order among equals.
+  std::vector<std::int32_t> order(list.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    return list[a].end - list[a].begin > list[b].end - list[b].begin;
+  });
+  chunks.position.resize(list.size());
+  for (std::size_t c = 0; c < order.size(); ++c) {
+    chunks.position[order[c]] = static_cast<std::int32_t>(c);
+    chunks.length.push_back(list[order[c]].end - list[order[c]].begin);
+  }
+  const std::int32_t longest = chunks.length.empty() ? 0 : chunks.length.front();
+  chunks.column_start.push_back(0);
+  for (std::int32_t j = 0; j < longest; ++j) {
+    for (std::size_t c = 0; c < order.size() && chunks.length[c] > j; ++c) {
+      const Chunk& chunk = list[order[c]];
+      const std::int32_t k = chunk.begin + j;
+      chunks.terms.push_back(static_cast<std::uint32_t>(chunk.reaction[k]) |
+                             static_cast<std::uint32_t>(chunk.factor[k]) << chunk_term_factor_shift);
+    }
+    chunks.column_start.push_back(static_cast<std::int32_t>(chunks.terms.size()));
+  }
   return chunks;
+}
+
+std::vector<std::uint64_t> make_reaction_words(const StepView& network) {
+  static_assert(max_reactants_per_reaction * ReactionWords::species_bits <= ReactionWords::count_shift);
+  if (network.species_count > ReactionWords::max_species)
+    throw std::invalid_argument("kernel final: at most " + std::to_string(ReactionWords::max_species) +
+                                " species (this network has " + std::to_string(network.species_count) + ")");
+  std::vector<std::uint64_t> words(network.reaction_count);
+  for (int r = 0; r < network.reaction_count; ++r) {
+    std::uint64_t word = static_cast<std::uint64_t>(network.reactant_count[r]) << ReactionWords::count_shift;
+    if (network.reaction_flags[r] & reaction_flag_electron_capture) word |= std::uint64_t{1} << ReactionWords::capture_shift;
+    for (int k = 0; k < network.reactant_count[r]; ++k)
+      word |= static_cast<std::uint64_t>(network.reactant_species[max_reactants_per_reaction * r + k])
+              << (ReactionWords::species_bits * k);
+    words[r] = word;
+  }
+  return words;
 }
 
 KernelConfig kernel_config(KernelConfig defaults) {

@@ -1,0 +1,16 @@
+# shellcheck shell=bash disable=SC2034  # read by slurm/common.sh
+# Site settings for a generic NVIDIA GPU cluster (Slurm, one rank per GPU). Copy to a new file for
+# your cluster and point ZONEODE_SITE_FILE at it.
+site_name=generic-nvidia
+site_preset=generic-nvidia
+site_backend=gpu
+site_ranks_per_node=${ZONEODE_GPUS_PER_NODE:-4}
+site_threads=1
+site_gpu_variable=CUDA_VISIBLE_DEVICES
+site_launcher=srun
+site_srun_flags=(--cpu-bind=cores)
+site_sbatch_flags=(--gpus-per-node="${ZONEODE_GPUS_PER_NODE:-4}")
+site_modules() {
+  # Names differ per cluster: CUDA (nvcc), an MPI, HDF5, CMake >= 3.21 and yaml-cpp.
+  module load cuda openmpi hdf5 cmake 2>/dev/null || true
+}

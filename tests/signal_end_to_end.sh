@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Time limits and signals (issue 9): SIGUSR1/SIGTERM stop a run after the outer step in flight with
+# a checkpoint and exit 75; --restart from it writes bitwise the files of an uninterrupted run, and
+# nothing written before the stop is lost. Also the cost decomposition (zones.decomposition: cost)
+# writes bitwise the files of `count` on 1, 2 and 3 ranks.
+# Usage: signal_end_to_end.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR MPIEXEC
+set -uo pipefail
+zoneode=$1
+compare=$2
+source_dir=$3
+mpiexec=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mpi_flags=(--oversubscribe)
+if [ "$(id -u)" -eq 0 ]; then mpi_flags+=(--allow-run-as-root); fi
+failures=0
+passes=0
+
+check() {
+  local name=$1; shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+same() {  # same A B: every compared dataset bit for bit
+  "$compare" "$1" "$2" --rtol 0 --atol 0 --quiet >"$work/compare.log" 2>&1 || { cat "$work/compare.log"; return 1; }
+}
+status_is() {  # status_is EXPECTED ACTUAL LOG
+  [ "$2" -eq "$1" ] || { echo "  exited $2, expected $1"; tail -5 "$3"; return 1; }
+}
+is_checkpoint() {  # the HDF5 attribute checkpoint = 1
+  h5dump -a /checkpoint "$1" 2>/dev/null | grep -q '(0): 1$'
+}
+# Starts "$@" in the background with its output in $1, waits for the first line matching
+# $wait_for (by default the first "wrote" line: a step is done and more follow), sends
+# the signal $2 to the process (or, with a third word "child", to the first of its children: one
+# MPI rank), waits for the end and sets $stopped_status.
+signalled_run() {
+  local log=$1 signal=$2 target=$3; shift 3
+  "$@" >"$log" 2>&1 &
+  local pid=$! waited=0
+  until grep -q "${wait_for:-wrote}" "$log" || [ $waited -ge 1200 ]; do sleep 0.05; waited=$((waited + 1)); done
+  local victim=$pid
+  if [ "$target" = child ]; then
+    victim=$(ps -o pid= --ppid "$pid" | head -1)
+    until [ -n "$victim" ] || [ $waited -ge 1200 ]; do sleep 0.05; waited=$((waited + 1)); victim=$(ps -o pid= --ppid "$pid" | head -1); done
+  fi
+  kill -s "$signal" $victim
+  wait "$pid"
+  stopped_status=$?
+}
+checkpoint_step() {  # the K of the one "checkpoint: PATH outer_step K" line of log $1 (PATH must be $2)
+  [ "$(grep -c '^checkpoint: ' "$1")" -eq 1 ] || { echo "  not exactly one checkpoint line in $1"; return 1; }
+  grep '^checkpoint: ' "$1" | sed -n "s#^checkpoint: $2 outer_step \([0-9]*\)\$#\1#p"
+}
+
+# 256 zones, 10 short outer steps (T9 rises, rho falls) of about 0.1-0.3 s each on one core.
+steps=10
+deck=("$source_dir/inputs/quick.yaml" --quiet --threads 1 --set zones.count=256 --set integrator.end_time=1e-3
+      --set steps.count=$steps --set steps.temperature_factor=1.02 --set steps.density_factor=0.95
+      --set output.initial=true)
+# The reference writes every step; the stopped runs write every third (and the last), so that a
+# stop usually falls on a step whose state file the deck does not write.
+OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set output.prefix="$work/ref" >"$work/ref.log" 2>&1
+check "reference runs" status_is 0 $? "$work/ref.log"
+
+# 1. One process, SIGUSR1 after its first file: exit 75, a checkpoint of step k, the files before it kept.
+signalled_run "$work/stop1.log" USR1 self env OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set output.every=3 \
+  --set output.prefix="$work/s" --summary "$work/stop1.json"
+check "SIGUSR1: exit 75" status_is 75 "$stopped_status" "$work/stop1.log"
+k1=$(checkpoint_step "$work/stop1.log" "$work/s_checkpoint.h5")
+check "SIGUSR1: one checkpoint line naming the file and a step before the last" \
+  test -n "$k1" -a "${k1:-0}" -ge 1 -a "${k1:-99}" -lt $steps
+k1=${k1:-1}
+echo "  one process stopped after outer step $k1"
+check "checkpoint written" test -f "$work/s_checkpoint.h5"
+check "checkpoint attribute = 1" is_checkpoint "$work/s_checkpoint.h5"
+check "an output is no checkpoint" bash -c "! h5dump -a /checkpoint '$work/s_step000000.h5' | grep -q '(0): 1\$'"
+check "checkpoint is step $k1 of the uninterrupted run" same "$work/ref_step$(printf %06d "$k1").h5" "$work/s_checkpoint.h5"
+check "step 0 kept and intact" same "$work/ref_step000000.h5" "$work/s_step000000.h5"
+check "no partial files left" bash -c "! ls '$work'/*.partial 2>/dev/null | grep -q ."
+check "nothing after step $k1 written" bash -c "! ls '$work'/s_step*.h5 | awk -F_step '{print substr(\$2,1,6)+0}' | awk '\$1 > $k1' | grep -q ."
+check "summary says stopped early" grep -q '"stopped_early": true' "$work/stop1.json"
+check "summary names the checkpoint" grep -q "\"checkpoint\": \"$work/s_checkpoint.h5\"" "$work/stop1.json"
+
+# 2. Restart from the checkpoint and stop it again with SIGTERM: the new checkpoint replaces the old.
+signalled_run "$work/stop2.log" TERM self env OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set output.every=3 \
+  --set output.prefix="$work/s" --restart "$work/s_checkpoint.h5"
+if [ "$stopped_status" -eq 0 ]; then
+  echo "  (the restarted run finished before SIGTERM reached it: no second checkpoint)"
+else
+  check "SIGTERM: exit 75" status_is 75 "$stopped_status" "$work/stop2.log"
+  k2=$(checkpoint_step "$work/stop2.log" "$work/s_checkpoint.h5")
+  check "second checkpoint later than the first" test -n "$k2" -a "${k2:-0}" -gt "$k1"
+  k2=${k2:-$k1}
+  echo "  the restarted run stopped after outer step $k2"
+  check "second checkpoint is step $k2" same "$work/ref_step$(printf %06d "$k2").h5" "$work/s_checkpoint.h5"
+fi
+
+# 3. The last restart finishes: every file the stopped runs wrote is bitwise the reference's.
+OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set output.every=3 --set output.prefix="$work/s" \
+  --restart "$work/s_checkpoint.h5" >"$work/final.log" 2>&1
+check "final restart: exit 0" status_is 0 $? "$work/final.log"
+for step in 0 3 6 9 $steps; do
+  check "step $step after stops and restarts bitwise" same "$work/ref_step$(printf %06d $step).h5" \
+    "$work/s_step$(printf %06d $step).h5"
+done
+check "no checkpoint line in a finished run" bash -c "! grep -q '^checkpoint:' '$work/final.log'"
+
+# 4. Two ranks with the cost decomposition; SIGUSR1 to one rank only: the ranks agree and stop.
+signalled_run "$work/mpi.log" USR1 child env OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n 2 "$zoneode" \
+  "${deck[@]}" --set zones.decomposition=cost --set output.prefix="$work/m"
+check "one rank signalled: exit 75" status_is 75 "$stopped_status" "$work/mpi.log"
+km=$(checkpoint_step "$work/mpi.log" "$work/m_checkpoint.h5")
+check "one rank signalled: checkpoint line" test -n "$km"
+km=${km:-1}
+echo "  two ranks stopped after outer step $km"
+check "2-rank checkpoint is step $km" same "$work/ref_step$(printf %06d "$km").h5" "$work/m_checkpoint.h5"
+for step in $(seq 1 "$km"); do
+  check "2-rank step $step kept" same "$work/ref_step$(printf %06d "$step").h5" "$work/m_step$(printf %06d "$step").h5"
+done
+# ... and continue on 3 ranks.
+OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n 3 "$zoneode" "${deck[@]}" --set zones.decomposition=cost \
+  --set output.prefix="$work/m" --restart "$work/m_checkpoint.h5" >"$work/mpi_restart.log" 2>&1
+check "3-rank restart: exit 0" status_is 0 $? "$work/mpi_restart.log"
+for step in $(seq $((km + 1)) $steps); do
+  check "3-rank restart step $step bitwise" same "$work/ref_step$(printf %06d "$step").h5" "$work/m_step$(printf %06d "$step").h5"
+done
+
+# 5. No output prefix: stopped with 75 and told that no checkpoint could be written.
+wait_for="rank 0 ->" signalled_run "$work/noprefix.log" USR1 self env OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}"
+check "no prefix: exit 75" status_is 75 "$stopped_status" "$work/noprefix.log"
+check "no prefix: said so" grep -q "no checkpoint: the deck has no output.prefix" "$work/noprefix.log"
+check "no prefix: no checkpoint line" bash -c "! grep -q '^checkpoint:' '$work/noprefix.log'"
+
+# 6. Progress lines: with --progress 0 one after every outer step but the last, none with --quiet.
+progress_deck=()
+for word in "${deck[@]}"; do [ "$word" = --quiet ] || progress_deck+=("$word"); done
+OMP_NUM_THREADS=1 "$zoneode" "${progress_deck[@]}" --set steps.count=3 --progress 0 >"$work/progress.log" 2>&1
+check "progress run: exit 0" status_is 0 $? "$work/progress.log"
+check "progress: a line after steps 1 and 2" test "$(grep -c '^progress: outer step [12] of 3, zones done [0-9]* of 768, elapsed' "$work/progress.log")" -eq 2
+check "progress: zones done counted" grep -q '^progress: outer step 2 of 3, zones done 512 of 768' "$work/progress.log"
+OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set steps.count=3 --progress 0 >"$work/quiet.log" 2>&1
+check "progress: silenced by --quiet" bash -c "! grep -q '^progress:' '$work/quiet.log'"
+"$zoneode" "${deck[@]}" --progress -1 >"$work/badprogress.log" 2>&1
+check "progress: a negative interval is a usage error" status_is 2 $? "$work/badprogress.log"
+check "progress: the error names the option" grep -q -- "--progress needs a number of seconds >= 0, got '-1'" "$work/badprogress.log"
+
+# 7. The cost decomposition writes bitwise what equal counts write, on 1, 2 and 3 ranks, while
+# zones really move (hot zones clustered at the end: log profiles, adaptive schedule).
+cost_deck=("$source_dir/inputs/quick.yaml" --quiet --threads 1 --set zones.count=61 --set integrator.schedule=adaptive
+           --set integrator.end_time=1e-4 --set steps.count=4 --set steps.temperature_factor=1.03
+           --set "zones.temperature={profile: log, min: 1.0, max: 3.0}"
+           --set "zones.density={profile: log, min: 1.0e5, max: 1.0e7}")
+OMP_NUM_THREADS=1 "$zoneode" "${cost_deck[@]}" --set zones.decomposition=count --set output.prefix="$work/count" \
+  --summary "$work/count.json" >"$work/count.log" 2>&1
+check "count reference runs" status_is 0 $? "$work/count.log"
+for ranks in 1 2 3; do
+  OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n $ranks "$zoneode" "${cost_deck[@]}" --set zones.decomposition=cost \
+    --set output.prefix="$work/cost$ranks" --summary "$work/cost$ranks.json" >"$work/cost$ranks.log" 2>&1
+  check "cost on $ranks rank(s) runs" status_is 0 $? "$work/cost$ranks.log"
+  check "cost on $ranks rank(s) reported" grep -q '"decomposition": "cost"' "$work/cost$ranks.json"
+  for step in 1 2 3 4; do
+    check "cost on $ranks rank(s): step $step bitwise as count" same "$work/count_step00000$step.h5" \
+      "$work/cost${ranks}_step00000$step.h5"
+  done
+  check "cost on $ranks rank(s): same result hash" test "$(grep 'result hash' "$work/count.log" | awk '{print $3}')" = \
+    "$(grep 'result hash' "$work/cost$ranks.log" | awk '{print $3}')"
+done
+check "count reported" grep -q '"decomposition": "count"' "$work/count.json"
+check "cost on 1 rank moves nothing" grep -q '"zones_moved": 0,' "$work/cost1.json"
+for ranks in 2 3; do
+  check "cost on $ranks ranks moved zones" bash -c "! grep -q '\"zones_moved\": 0,' '$work/cost$ranks.json'"
+done
+
+# 8. Per-rank figures against hand counts: the geometric schedule gives every zone the same
+# number n of integrator steps, so 37 zones on 2 equal-count ranks (19 and 18 zones) over 3 outer
+# steps are 19 * n and 18 * n steps, imbalance 19 / 18.5.
+json_value() {  # json_value FILE KEY: a top-level scalar of the JSON summary
+  sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1"
+}
+json_spread() {  # json_spread FILE KEY: "min mean max imbalance"
+  sed -n "s/^  \"$2\": {\"min\": \([^,]*\), \"mean\": \([^,]*\), \"max\": \([^,]*\), \"imbalance\": \([^}]*\)},$/\1 \2 \3 \4/p" "$1"
+}
+OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n 2 "$zoneode" "$source_dir/inputs/quick.yaml" --quiet --threads 1 \
+  --set zones.count=37 --set integrator.end_time=1e-4 --set steps.count=3 --set zones.decomposition=count \
+  --summary "$work/per_rank.json" >"$work/per_rank.log" 2>&1
+check "per-rank run: exit 0" status_is 0 $? "$work/per_rank.log"
+total=$(json_value "$work/per_rank.json" steps)
+check "no rejected steps (geometric)" test "$(json_value "$work/per_rank.json" rejected_steps)" = 0
+check "every zone the same step count" test $((total % (37 * 3))) -eq 0
+per_zone=$((total / 37))
+read -r smin smean smax simbalance <<<"$(json_spread "$work/per_rank.json" integrator_steps_per_rank)"
+check "per-rank steps min = 18 zones' steps" test "${smin:-x}" = $((18 * per_zone))
+check "per-rank steps max = 19 zones' steps" test "${smax:-x}" = $((19 * per_zone))
+check "per-rank steps imbalance = 19 / 18.5" awk -v v="${simbalance:-0}" 'BEGIN { exit !(v - 19 / 18.5 < 1e-12 && 19 / 18.5 - v < 1e-12) }'
+read -r tmin tmean tmax timbalance <<<"$(json_spread "$work/per_rank.json" integrate_seconds_per_rank)"
+tsum=$(json_value "$work/per_rank.json" integrate_seconds)
+# Each rank's own total is at most the sum over outer steps of the slowest rank's time.
+check "per-rank times ordered, max <= integrate_seconds" awk -v a="${tmin:-1}" -v b="${tmean:-0}" -v c="${tmax:-0}" \
+  -v d="${timbalance:-0}" -v s="${tsum:-0}" 'BEGIN { exit !(0 < a && a <= b && b <= c && c <= s * (1 + 1e-12) && d >= 1) }'
+check "human summary has the per-rank line" grep -q "per rank .*imbalance .*count decomposition" "$work/per_rank.log"
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
