@@ -43,7 +43,8 @@ struct DatasetReport {
   Tolerance tolerance;      // used when !exact
   bool compared = false;    // values were compared element by element
   bool listed_only = false; // present in a file but not in the compared list: never a difference
-  std::string where;        // listed_only: "A only", "B only" or "A and B"
+  std::string where;        // listed_only: "A only", "B only" or "A and B"; or, with older_format, why
+  bool older_format = false; // listed_only: a compared dataset absent from a file whose format predates it
   std::string problem;      // not comparable (missing, shape, type, species lists): a difference
   long long values = 0;     // elements compared
   double max_abs = 0.0;     // max |a - b| over non-NaN pairs

@@ -133,11 +133,24 @@ class StepControl {
     return false;
   }
   // The checks of a proposed state; on success scale_ is set.
+  //
+  // The drift is that of the unrenormalised integration since start_time: without renormalising,
+  // the proposed mass against the initial one. When renormalising, every step starts from the
+  // initial mass, so each step's mass ratio (proposed / initial) is compounded into mass_ratio_:
+  // the mass the method would have made without the rescaling. A per-step drift, reset by each
+  // rescaling, would stay small while the abundances go wrong, and hide the failure.
   ZONEODE_HD bool check(const AttemptReductions& r) {
     if (!r.finite) return stop(zone_non_finite);
-    const double drift = fabs(r.mass - initial_mass_) / initial_mass_;
+    double drift, ratio = 1.0;
+    if (settings_.renormalize) {
+      ratio = mass_ratio_ * (r.mass / initial_mass_);
+      drift = fabs(ratio - 1.0);
+    } else {
+      drift = fabs(r.mass - initial_mass_) / initial_mass_;
+    }
     if (!(drift <= settings_.max_mass_drift)) return stop(zone_mass_drift);
     if (drift > max_drift_) max_drift_ = drift;
+    mass_ratio_ = ratio;
     scale_ = settings_.renormalize ? initial_mass_ / r.mass : 1.0;
     return true;
   }
@@ -159,6 +172,7 @@ class StepControl {
   std::int64_t rejected_ = 0;
   double released_ = 0.0;  // integral of sum_r flux_r Q_r dt [MeV mol/g]
   double max_drift_ = 0.0;
+  double mass_ratio_ = 1.0;  // renormalising: the compounded mass ratio of the accepted steps
   double scale_ = 1.0;
 };
 
