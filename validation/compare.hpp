@@ -28,7 +28,8 @@ struct DatasetTolerance {
 struct CompareOptions {
   double rtol = 1e-12;
   double atol = 1e-30;  // abundances are mol/g; values near 1e-30 are noise, not physics
-  // Overrides for the float datasets only: abundances, temperature, density, energy_generation_rate.
+  // Overrides for the float datasets only: abundances, temperature, density, energy_generation_rate,
+  // time_reached.
   std::map<std::string, DatasetTolerance> per_dataset;
 
   Tolerance tolerance_for(const std::string& dataset) const;
