@@ -134,24 +134,18 @@ class StepControl {
   }
   // The checks of a proposed state; on success scale_ is set.
   //
-  // The drift is that of the unrenormalised integration since start_time: without renormalising,
-  // the proposed mass against the initial one. When renormalising, every step starts from the
-  // initial mass, so each step's mass ratio (proposed / initial) is compounded into mass_ratio_:
-  // the mass the method would have made without the rescaling. A per-step drift, reset by each
-  // rescaling, would stay small while the abundances go wrong, and hide the failure.
+  // The drift is that of the unrenormalised integration since start_time. When renormalising,
+  // every step starts again from the initial mass, so the method's mass ratios (proposed /
+  // initial) of the accepted steps are compounded in mass_ratio_: the mass the method would have
+  // made without the rescaling. A per-step drift, reset by each rescaling, would stay small while
+  // the abundances go wrong, and hide the failure. Without renormalising mass_ratio_ stays 1.
   ZONEODE_HD bool check(const AttemptReductions& r) {
     if (!r.finite) return stop(zone_non_finite);
-    double drift, ratio = 1.0;
-    if (settings_.renormalize) {
-      ratio = mass_ratio_ * (r.mass / initial_mass_);
-      drift = fabs(ratio - 1.0);
-    } else {
-      drift = fabs(r.mass - initial_mass_) / initial_mass_;
-    }
+    const double drift = fabs(r.mass * mass_ratio_ - initial_mass_) / initial_mass_;
     if (!(drift <= settings_.max_mass_drift)) return stop(zone_mass_drift);
     if (drift > max_drift_) max_drift_ = drift;
-    mass_ratio_ = ratio;
     scale_ = settings_.renormalize ? initial_mass_ / r.mass : 1.0;
+    mass_ratio_ /= scale_;
     return true;
   }
   ZONEODE_HD void advance() {
