@@ -97,6 +97,13 @@ check "file network gives the same results" test "$(json_value "$work/qf.json" r
 check "failed zones exit 3" run 3 "$work/fail.txt" "${quick[@]}" --set integrator.max_mass_drift=1e-15 \
   --summary "$work/fail.json"
 check "failed zones counted" test "$(json_value "$work/fail.json" failed_zones)" -gt 0
+# renormalize does not hide a failure: x0 -> x1 at k dt > 1 creates up to 3.4e-3 of the mass per
+# step and 8.5e-3 in all (tests/test_step_control.cpp); the drift checked is the compounded one.
+chain_drift=("$source_dir/inputs/decay_chain.yaml" --quiet --set 'network.rates=[2.0]' --set integrator.schedule=geometric
+             --set integrator.start_time=0.1 --set integrator.dt_fraction=0.3 --set integrator.max_mass_drift=5e-3)
+check "drifting zone exits 3" run 3 "$work/drift.txt" "${chain_drift[@]}"
+check "drifting zone exits 3 with renormalize" run 3 "$work/drift_renorm.txt" "${chain_drift[@]}" \
+  --set integrator.renormalize=true
 
 # Every shipped small deck runs clean (the REACLIB one needs ../shared beside the checkout).
 check "decay chain deck" run 0 "$work/chain.txt" "$source_dir/inputs/decay_chain.yaml" --quiet

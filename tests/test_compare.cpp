@@ -40,6 +40,7 @@ struct TestState {
   std::vector<double> abundances, temperature, density, energy_generation_rate;
   std::vector<std::int64_t> steps;
   std::vector<std::int32_t> status;
+  std::vector<double> time_reached;
   double time = 1.25e-3;
   std::int64_t step = 42;
   std::string network_hash = "9f86d081884c7d65";
@@ -48,6 +49,8 @@ struct TestState {
   double integrate_seconds = 1.5;
   // Storage variants and defects.
   bool version_1 = false;  // the names before format version 2: /steps, step, wall_seconds
+  bool version_2 = false;  // format version 2: no /time_reached
+  bool write_time_reached = true;
   bool write_energy_generation_rate = true;
   bool status_as_float = false;
   bool names_variable_length = false;
@@ -69,6 +72,7 @@ struct TestState {
       energy_generation_rate.push_back((z % 2 ? -1.0 : 1.0) * 1e10 * (z + 1));
       steps.push_back(100 + z);
       status.push_back(0);
+      time_reached.push_back(z == 3 ? 2.5e-4 : 1e-3);  // zone 3 failed early
     }
   }
 
@@ -98,6 +102,8 @@ struct TestState {
     if (write_energy_generation_rate)
       dataset(name_of(layout::energy_generation_rate), H5T_NATIVE_DOUBLE, {n}, energy_generation_rate.data());
     dataset(name_of(layout::integrator_steps), H5T_NATIVE_INT64, {n}, steps.data());
+    if (!version_1 && !version_2 && write_time_reached)
+      dataset(layout::time_reached.name, H5T_NATIVE_DOUBLE, {n}, time_reached.data());
     if (status_as_float) {
       const std::vector<double> as_float(status.begin(), status.end());
       dataset(name_of(layout::status), H5T_NATIVE_DOUBLE, {n}, as_float.data());
@@ -156,7 +162,7 @@ struct TestState {
     text(layout::git_commit.name, git_commit, true);
     text(layout::backend.name, backend, false);
     scalar(name_of(layout::integrate_seconds), H5T_NATIVE_DOUBLE, &integrate_seconds);
-    const std::int32_t format_version = version_1 ? 1 : layout::format_version;
+    const std::int32_t format_version = version_1 ? 1 : version_2 ? 2 : layout::format_version;
     scalar(layout::version.name, H5T_NATIVE_INT32, &format_version);
   }
 };
@@ -196,7 +202,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 const std::vector<std::string> compared_names{"abundances", "temperature", "density", "energy_generation_rate",
                                               "steps",      "status",      "species/name", "species/Z",
-                                              "species/A"};
+                                              "species/A",  "time_reached"};
 
 TEST(CompareFiles, IdenticalFilesMatchWithZeroErrors) {
   const CompareReport report = compare(TestState{}, TestState{});
@@ -411,6 +417,45 @@ TEST(CompareFiles, Version1FileComparesWithVersion2UnderTheNewNames) {
   EXPECT_EQ(report.dataset("integrator_steps")->beyond, 1);
   EXPECT_EQ(report.dataset("integrator_steps")->worst_zone, 5);
   EXPECT_TRUE(report.attribute("outer_step")->differs());
+}
+
+// /time_reached came with format version 3: an older file cannot have it, so it is listed as
+// absent there, not a difference; a current file without it is one.
+TEST(CompareFiles, TimeReachedIsComparedAndOlderFilesLackIt) {
+  TestState a, b;
+  b.time_reached[3] = 3e-4;
+  CompareReport report = compare(a, b, tolerance(1e-12));
+  EXPECT_EQ(report.exit_code(), 1) << report_text(report);
+  const DatasetReport* d = report.dataset("time_reached");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->beyond, 1);
+  EXPECT_EQ(d->worst_zone, 3);
+  EXPECT_EQ(d->values, 7);
+  EXPECT_NEAR(d->max_abs, 0.5e-4, 1e-18);
+  ASSERT_EQ(report.problems().size(), 1u) << report_text(report);
+
+  TestState old_file;
+  old_file.version_2 = true;
+  for (const TestState* other : {&a, &old_file}) {
+    report = compare(old_file, *other);
+    EXPECT_EQ(report.exit_code(), 0) << report_text(report);
+    d = report.dataset("time_reached");
+    ASSERT_NE(d, nullptr);
+    EXPECT_TRUE(d->listed_only);
+    EXPECT_TRUE(d->older_format);
+    EXPECT_FALSE(d->compared);
+    EXPECT_TRUE(contains(d->where, other == &a ? "absent in A," : "absent in A and B,")) << d->where;
+    EXPECT_TRUE(contains(report_text(report), "time_reached")) << report_text(report);
+  }
+  // The other datasets of the old file are still compared.
+  old_file.temperature[2] += 1.0;
+  EXPECT_EQ(compare(old_file, a).exit_code(), 1);
+
+  TestState without;
+  without.write_time_reached = false;
+  report = compare(a, without);
+  EXPECT_EQ(report.exit_code(), 1);
+  EXPECT_TRUE(contains(report.dataset("time_reached")->problem, "missing in B")) << report.dataset("time_reached")->problem;
 }
 
 TEST(CompareFiles, MissingDatasetIsANamedDifference) {

@@ -759,3 +759,55 @@ TEST(ReaclibRealLibrary, RpZ12SliceReadsCompletely) {
 
 }  // namespace
 }  // namespace zoneode
+
+namespace zoneode {
+namespace {
+
+// Electron captures are flagged as pynucastro flags them: by the label, "ec" or "bec" once
+// trimmed. The weak flag ('w', column 48) disagrees with that rule both ways, and a label that
+// merely contains "ec" is not a capture (the reader used to flag every such label).
+TEST(ReaclibElectronCaptures, TheLabelDecidesAsInPynucastro) {
+  const std::string coefficients =
+      " 1.000000e+00 0.000000e+00 0.000000e+00 0.000000e+00\n"
+      " 0.000000e+00 0.000000e+00 0.000000e+00\n";
+  const std::string text =
+      "1\n       be7  li7                              ecw     8.63000e-01\n" + coefficients +   // both agree
+      "1\n       be7  li7                             becw     8.63000e-01\n" + coefficients +   // both agree
+      "4\n         p    p    d                         ecn     1.44206e+00\n" + coefficients +   // label only
+      "1\n       n13  c13                            wc12w     2.22040e+00\n" + coefficients +   // weak flag only
+      "4\n         p  c12  n13                       rec1n     1.94350e+00\n" + coefficients +   // contains "ec"
+      "4\n         p  c12  n13                        ecxn     1.94350e+00\n" + coefficients;   // contains "ec"
+  ReaclibSummary summary;
+  const Network net = parse(text, {}, &summary);
+  ASSERT_EQ(net.reaction_count(), 6);
+  const bool expected[6] = {true, true, true, false, false, false};
+  for (int r = 0; r < 6; ++r) EXPECT_EQ(net.reactions[r].electron_capture, expected[r]) << net.describe(net.reactions[r]);
+  EXPECT_EQ(summary.electron_captures, 3);
+  EXPECT_EQ(summary.captures_without_weak_flag, 1);  // p + p -> d labelled "ec" without 'w'
+  EXPECT_EQ(summary.weak_sets_not_captures, 1);      // the n13 beta+ decay
+  EXPECT_TRUE(reaclib_is_electron_capture("  ec"));
+  EXPECT_TRUE(reaclib_is_electron_capture(" bec"));
+  EXPECT_FALSE(reaclib_is_electron_capture("ecw1"));
+  EXPECT_FALSE(reaclib_is_electron_capture("beca"));
+  EXPECT_FALSE(reaclib_is_electron_capture("bet+"));
+
+  // Captures get one more power of density (the rate is per unit rho*Ye), the others do not:
+  // be7 -> li7 is rho^1, p + p -> d (ec) rho^2; n13 -> c13 rho^0, p + c12 -> n13 rho^1.
+  const CompactNetwork compact(net);
+  const std::uint8_t powers[6] = {1, 1, 2, 0, 1, 1};
+  for (int r = 0; r < 6; ++r) EXPECT_EQ(compact.density_power[r], powers[r]) << r;
+}
+
+TEST(ReaclibElectronCaptures, ACaptureMustAbsorbOneCharge) {
+  // c12(p,g)n13 labelled "ec": the products carry the reactants' charge, so no electron went in.
+  const std::string text =
+      "4\n         p  c12  n13                         ecn     1.94350e+00\n"
+      " 1.000000e+00 0.000000e+00 0.000000e+00 0.000000e+00\n"
+      " 0.000000e+00 0.000000e+00 0.000000e+00\n";
+  const std::string message = error_of(text);
+  EXPECT_TRUE(contains(message, "bad.reaclib:2:")) << message;
+  EXPECT_TRUE(contains(message, "set labelled 'ec' (an electron capture) has charge 7 in and 7 out")) << message;
+}
+
+}  // namespace
+}  // namespace zoneode

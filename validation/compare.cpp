@@ -208,6 +208,14 @@ void compare_rows(const Source& a, const ObjectInfo& info_a, const Source& b, co
   report.compared = true;
 }
 
+// The file's format_version attribute; 0 when it has none (a file written by another program).
+int format_version_of(const StateFile& file) {
+  ObjectInfo info;
+  const Hdf5Handle attribute = file.open_attribute(layout::version, info);
+  if (!attribute.valid() || kind_of(info.type_class) != Kind::integer || info.elements() != 1) return 0;
+  return static_cast<int>(read_values<std::int64_t>(file.attribute_source(attribute, info.stored_name), info).at(0));
+}
+
 DatasetReport compare_dataset(const StateFile& file_a, const StateFile& file_b, const layout::Dataset& spec,
                               const CompareOptions& options, const std::string& species_problem,
                               const std::vector<std::string>* species_names) {
@@ -219,6 +227,16 @@ DatasetReport compare_dataset(const StateFile& file_a, const StateFile& file_b, 
   ObjectInfo info_a, info_b;
   const Hdf5Handle a = file_a.open_dataset(spec, info_a);
   const Hdf5Handle b = file_b.open_dataset(spec, info_b);
+  // A dataset newer than a file's format cannot be in it: listed, not a difference (a file of the
+  // current format that lacks it is one).
+  const bool old_a = !info_a.present && format_version_of(file_a) < spec.since_version;
+  const bool old_b = !info_b.present && format_version_of(file_b) < spec.since_version;
+  if (old_a || old_b) {
+    report.listed_only = report.older_format = true;
+    report.where = std::string("absent in ") + (old_a && old_b ? "A and B" : old_a ? "A" : "B") +
+                   ", whose format_version predates it (" + std::to_string(spec.since_version) + ")";
+    return report;
+  }
   const int rank = spec.shape == Shape::per_zone_species ? 2 : 1;
   report.problem = structural_problem(info_a, info_b, kind, rank, file_a.path(), file_b.path());
   if (!report.problem.empty()) return report;

@@ -28,7 +28,8 @@ struct DatasetTolerance {
 struct CompareOptions {
   double rtol = 1e-12;
   double atol = 1e-30;  // abundances are mol/g; values near 1e-30 are noise, not physics
-  // Overrides for the float datasets only: abundances, temperature, density, energy_generation_rate.
+  // Overrides for the float datasets only: abundances, temperature, density, energy_generation_rate,
+  // time_reached.
   std::map<std::string, DatasetTolerance> per_dataset;
 
   Tolerance tolerance_for(const std::string& dataset) const;
@@ -43,7 +44,8 @@ struct DatasetReport {
   Tolerance tolerance;      // used when !exact
   bool compared = false;    // values were compared element by element
   bool listed_only = false; // present in a file but not in the compared list: never a difference
-  std::string where;        // listed_only: "A only", "B only" or "A and B"
+  std::string where;        // listed_only: "A only", "B only" or "A and B"; or, with older_format, why
+  bool older_format = false; // listed_only: a compared dataset absent from a file whose format predates it
   std::string problem;      // not comparable (missing, shape, type, species lists): a difference
   long long values = 0;     // elements compared
   double max_abs = 0.0;     // max |a - b| over non-NaN pairs

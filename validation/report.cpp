@@ -38,7 +38,7 @@ std::string report_text(const CompareReport& report) {
   int checks = 0, differing = 0;
   for (const auto& d : report.datasets) {
     if (d.listed_only) {
-      out << label(d.name) << "not compared (" << d.where << "; not in the compared list)\n";
+      out << label(d.name) << "not compared (" << d.where << (d.older_format ? ")\n" : "; not in the compared list)\n");
       continue;
     }
     ++checks;

@@ -300,10 +300,12 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   std::vector<double> energy;
   std::vector<std::int64_t> steps;
   std::vector<std::int32_t> status;
+  std::vector<double> time_reached;
   collectively(mpi, exit_runtime_error, [&] {
     energy.assign(batch.count, 0.0);
     steps.assign(batch.count, 0);
     status.assign(batch.count, 0);
+    time_reached.assign(batch.count, 0.0);
   });
   const double burn_time = deck.integrator.end_time - deck.integrator.start_time;
   auto write_step = [&](std::int64_t step, bool checkpoint) {
@@ -314,9 +316,12 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
       energy[zone] = batch.results[zone].energy_generation_rate;
       steps[zone] = batch.results[zone].steps;
       status[zone] = batch.results[zone].status;
+      // Step 0, the initial state, is at start_time.
+      time_reached[zone] = step == 0 ? deck.integrator.start_time : batch.results[zone].time_reached;
     }
     LocalState state{plan.zones,    plan.block,   batch.abundances.data(), batch.temperature.data(),
-                     batch.density.data(), energy.data(), steps.data(),            status.data()};
+                     batch.density.data(), energy.data(), steps.data(),            status.data(),
+                     time_reached.data()};
     StateAttributes attributes;
     // Computed, not accumulated, so that a restarted run writes the same value.
     attributes.time = static_cast<double>(step) * burn_time;
@@ -336,7 +341,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     const double write_start = MPI_Wtime();
     collectively(mpi, exit_runtime_error, [&] { write_state_file(mpi, file, network, state, attributes); });
     summary.output_seconds += mpi.max(MPI_Wtime() - write_start);
-    summary.output_bytes += static_cast<double>(plan.zones) * (network.species_count() * 8.0 + 3 * 8.0 + 8.0 + 4.0);
+    summary.output_bytes += static_cast<double>(plan.zones) * (network.species_count() * 8.0 + 4 * 8.0 + 8.0 + 4.0);
     ++summary.files_written;
     if (checkpoint) out << "checkpoint: " << file << " outer_step " << step << "\n" << std::flush;
     else out << "  wrote " << file << "\n" << std::flush;

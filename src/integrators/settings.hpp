@@ -24,7 +24,7 @@ struct IntegratorSettings {
   double end_time = 1e-6;          // [s]
   double dt_fraction = 0.01;       // geometric: dt = dt_fraction * t
   double rtol = 1e-4;              // adaptive: relative local error bound
-  double atol = 1e-12;             // adaptive: absolute local error bound [mol/g]
+  double atol = 1e-20;             // adaptive: absolute local error bound [mol/g] (chosen by validation/atol_sweep.py)
   double dt_initial = 0.0;         // adaptive: first dt [s]; 0 means dt_fraction * start_time
   double max_dt_growth = 2.0;      // adaptive: dt may grow at most by this factor per step
   std::int64_t max_steps = 1000000;

@@ -138,12 +138,19 @@ class StepControl {
     return false;
   }
   // The checks of a proposed state; on success scale_ is set.
+  //
+  // The drift is that of the unrenormalised integration since start_time. When renormalising,
+  // every step starts again from the initial mass, so the method's mass ratios (proposed /
+  // initial) of the accepted steps are compounded in mass_ratio_: the mass the method would have
+  // made without the rescaling. A per-step drift, reset by each rescaling, would stay small while
+  // the abundances go wrong, and hide the failure. Without renormalising mass_ratio_ stays 1.
   ZONEODE_HD bool check(const AttemptReductions& r) {
     if (!r.finite) return stop(zone_non_finite);
-    const double drift = fabs(r.mass - initial_mass_) / initial_mass_;
+    const double drift = fabs(r.mass * mass_ratio_ - initial_mass_) / initial_mass_;
     if (!(drift <= settings_.max_mass_drift)) return stop(zone_mass_drift);
     if (drift > max_drift_) max_drift_ = drift;
     scale_ = settings_.renormalize ? initial_mass_ / r.mass : 1.0;
+    mass_ratio_ /= scale_;
     return true;
   }
   ZONEODE_HD void advance() {
@@ -164,6 +171,7 @@ class StepControl {
   std::int64_t rejected_ = 0;
   double released_ = 0.0;  // integral of sum_r flux_r Q_r dt [MeV mol/g]
   double max_drift_ = 0.0;
+  double mass_ratio_ = 1.0;  // renormalising: the compounded mass ratio of the accepted steps
   double scale_ = 1.0;
 };
 

@@ -68,7 +68,8 @@ std::vector<ZoneData> zone_data(const LocalState& state) {
           {layout::density, state.density},
           {layout::energy_generation_rate, state.energy_generation_rate},
           {layout::integrator_steps, state.integrator_steps},
-          {layout::status, state.status}};
+          {layout::status, state.status},
+          {layout::time_reached, state.time_reached}};
 }
 
 // Creates the whole file layout with no zone data: datasets, species, attributes.

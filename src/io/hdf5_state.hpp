@@ -45,6 +45,7 @@ struct LocalState {
   const double* energy_generation_rate = nullptr;
   const std::int64_t* integrator_steps = nullptr;
   const std::int32_t* status = nullptr;
+  const double* time_reached = nullptr;  // [s] integrator time of each zone's state
 };
 
 // Collective over all ranks. Throws std::runtime_error on every rank if any rank failed; then no

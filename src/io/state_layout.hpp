@@ -7,8 +7,9 @@
 
 namespace zoneode::state_layout {
 
-// Version 2 renamed /steps, `step` and `wall_seconds` (old_name below); version 1 files are read.
-inline constexpr int format_version = 2;
+// Version 2 renamed /steps, `step` and `wall_seconds` (old_name below); version 3 added
+// /time_reached. Files of versions 1 and 2 are read.
+inline constexpr int format_version = 3;
 
 enum class ElementType { float64, int64, int32, string };
 
@@ -22,6 +23,7 @@ struct Dataset {
   Shape shape;
   bool compared;  // by zoneode-compare
   const char* meaning;
+  int since_version = 1;  // the format_version that added it: older files lack it
 };
 
 struct Attribute {  // of the root group; scalars
@@ -44,6 +46,8 @@ inline constexpr Dataset integrator_steps{"integrator_steps", "steps", ElementTy
                                           "accepted integrator steps in the outer step"};
 inline constexpr Dataset status{"status", nullptr, ElementType::int32, Shape::per_zone, true,
                                 "zone status (0 ok; inputs/README.md)"};
+inline constexpr Dataset time_reached{"time_reached", nullptr, ElementType::float64, Shape::per_zone, true,
+                                      "integrator time [s] of the zone's state: end_time, or where it failed", 3};
 inline constexpr Dataset species_name{"species/name", nullptr, ElementType::string, Shape::per_species, true,
                                       "species names, in network order"};
 inline constexpr Dataset species_Z{"species/Z", nullptr, ElementType::int32, Shape::per_species, true, "proton numbers"};
@@ -51,7 +55,7 @@ inline constexpr Dataset species_A{"species/A", nullptr, ElementType::int32, Sha
 
 inline constexpr const char* species_group = "species";
 inline constexpr Dataset zone_datasets[] = {abundances, temperature, density, energy_generation_rate, integrator_steps,
-                                            status};
+                                            status, time_reached};
 inline constexpr Dataset species_datasets[] = {species_name, species_Z, species_A};
 
 inline constexpr Attribute time{"time", nullptr, ElementType::float64, true, "simulation time [s] at the end of the step"};

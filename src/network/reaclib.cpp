@@ -195,6 +195,11 @@ bool same_q(double a, double b) {
 
 }  // namespace
 
+bool reaclib_is_electron_capture(std::string_view label) {
+  const std::string_view name = trim(label);
+  return name == "ec" || name == "bec";
+}
+
 std::vector<std::string> read_nuclide_list(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open '" + path + "', expected a readable nuclide list");
@@ -303,21 +308,37 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
   }
 
   std::map<Key, int> reaction_of;
-  int sets_kept = 0;
+  int sets_kept = 0, captures_without_weak_flag = 0, weak_sets_not_captures = 0;
   for (const auto& set : sets) {
     bool all_kept = true;
     for (const auto* side : {&set.reactants, &set.products})
       for (const auto& name : *side) all_kept = all_kept && index_of.count(name) > 0;
     if (!all_kept) continue;
     ++sets_kept;
+    const bool capture = reaclib_is_electron_capture(set.rate.label);
+    const bool weak = set.rate.resonance == 'w';
+    if (capture && !weak) ++captures_without_weak_flag;
+    if (weak && !capture) ++weak_sets_not_captures;
+    if (capture) {
+      // An electron absorbed: the products carry one charge less (pynucastro asserts the same).
+      int charge_in = 0, charge_out = 0;
+      for (const auto& name : set.reactants) charge_in += network.species[index_of.at(name)].Z;
+      for (const auto& name : set.products) charge_out += network.species[index_of.at(name)].Z;
+      if (charge_out != charge_in - 1) {
+        fail(source, set.line + 1, "set labelled '" + set.rate.label + "' (an electron capture) has charge " +
+                                       std::to_string(charge_in) + " in and " + std::to_string(charge_out) +
+                                       " out, expected one less out");
+      }
+    }
     const auto [it, inserted] = reaction_of.emplace(key_of(set), network.reaction_count());
     if (inserted) {
       Reaction reaction;
       for (const auto& name : set.reactants) reaction.reactants.push_back(index_of.at(name));
       for (const auto& name : set.products) reaction.products.push_back(index_of.at(name));
       reaction.Q_MeV = set.Q_MeV;
-      // REACLIB tabulates electron captures per unit rho*Ye; the label says which ones they are.
-      reaction.electron_capture = set.rate.label.find("ec") != std::string::npos;
+      // REACLIB tabulates electron captures per unit rho*Ye; the label says which ones they are
+      // (one label per reaction: it is part of the key).
+      reaction.electron_capture = capture;
       network.reactions.push_back(std::move(reaction));
     }
     network.reactions[it->second].sets.push_back(set.rate);
@@ -327,6 +348,10 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
     summary->sets_read = static_cast<int>(sets.size());
     summary->sets_kept = sets_kept;
     summary->reactions_kept = network.reaction_count();
+    summary->electron_captures = 0;
+    for (const auto& reaction : network.reactions) summary->electron_captures += reaction.electron_capture ? 1 : 0;
+    summary->captures_without_weak_flag = captures_without_weak_flag;
+    summary->weak_sets_not_captures = weak_sets_not_captures;
   }
   validate_network(network, source);
   return network;

@@ -19,7 +19,16 @@ struct ReaclibSummary {
   int sets_read = 0;        // sets in the file
   int sets_kept = 0;        // sets whose nuclides are all kept
   int reactions_kept = 0;   // reactions (sets grouped) in the network
+  int electron_captures = 0;              // kept reactions flagged electron_capture
+  // Kept sets where the two markers of a capture disagree (reaclib_is_electron_capture()):
+  int captures_without_weak_flag = 0;     // label ec/bec, no 'w' flag: still a capture
+  int weak_sets_not_captures = 0;         // 'w' flag, another label (beta decays): not a capture
 };
+
+// Whether a set is an electron capture, as pynucastro decides it: by its label alone, "ec" or
+// "bec" once trimmed (labels that merely contain "ec" are not). REACLIB tabulates these per unit
+// rho*Ye. The weak flag ('w' in column 48) also marks beta decays, so it cannot decide.
+bool reaclib_is_electron_capture(std::string_view label);
 
 // Reads the REACLIB library and keeps the reactions whose nuclides are all in `keep`, in that
 // order as the network's species (an empty list keeps every nuclide the file names, in order of

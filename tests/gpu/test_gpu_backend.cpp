@@ -54,6 +54,9 @@ TEST(GpuBackend, ABadZoneFailsAloneAndItsNeighboursMatchTheCpu) {
   for (int z = 0; z < 24; ++z) {
     EXPECT_EQ(gpu.results[z].status, cpu.results[z].status) << "zone " << z;
     EXPECT_EQ(gpu.results[z].steps, cpu.results[z].steps) << "zone " << z;
+    // The same steps from the same time: the time reached is the same arithmetic on both.
+    EXPECT_EQ(gpu.results[z].time_reached, cpu.results[z].time_reached) << "zone " << z;
+    EXPECT_EQ(gpu.results[z].time_reached, z == 5 || z == 9 ? settings.start_time : settings.end_time) << "zone " << z;
     if (z == 5 || z == 9) {
       EXPECT_EQ(gpu.results[z].status, zone_bad_input);
       continue;

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "cli/cli.hpp"
+#include "common/constants.hpp"
 #include "common/errors.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_state.hpp"
@@ -33,6 +34,7 @@ class StateFiles : public testing::FolderTest {
     energy_.resize(zones);
     steps_.resize(zones);
     status_.resize(zones);
+    time_reached_.resize(zones);
     for (std::int64_t z = 0; z < zones; ++z) {
       for (int i = 0; i < S; ++i) abundances_[z * S + i] = std::ldexp(1.0 + 0.1234567 * z + i / 7.0, -7 - 3 * i);
       temperature_[z] = 1.0 + z / 3.0;
@@ -40,10 +42,11 @@ class StateFiles : public testing::FolderTest {
       energy_[z] = -1e10 * z;
       steps_[z] = 100 + z;
       status_[z] = static_cast<std::int32_t>(z % 3);
+      time_reached_[z] = std::ldexp(1.0 + 0.7654321 * z, -4);
     }
     if (bad_temperature != 0.0) temperature_[1] = bad_temperature;
     LocalState state{zones, {0, zones}, abundances_.data(), temperature_.data(), density_.data(), energy_.data(),
-                     steps_.data(), status_.data()};
+                     steps_.data(), status_.data(), time_reached_.data()};
     StateAttributes attributes;
     attributes.time = 0.5;
     attributes.outer_step = 4;
@@ -82,6 +85,7 @@ class StateFiles : public testing::FolderTest {
     ASSERT_GE(H5Lmove(h5, layout::integrator_steps.name, h5, layout::integrator_steps.old_name, H5P_DEFAULT, H5P_DEFAULT), 0);
     ASSERT_GE(H5Arename(h5, layout::outer_step.name, layout::outer_step.old_name), 0);
     ASSERT_GE(H5Arename(h5, layout::integrate_seconds.name, layout::integrate_seconds.old_name), 0);
+    ASSERT_GE(H5Ldelete(h5, layout::time_reached.name, H5P_DEFAULT), 0);  // added in version 3
     const std::int32_t version = 1;
     const Hdf5Handle attribute = checked(H5Aopen(h5, layout::version.name, H5P_DEFAULT), H5Aclose, "format_version");
     ASSERT_GE(H5Awrite(attribute, H5T_NATIVE_INT32, &version), 0);
@@ -106,7 +110,17 @@ class StateFiles : public testing::FolderTest {
   std::vector<double> abundances_, temperature_, density_, energy_;
   std::vector<std::int64_t> steps_;
   std::vector<std::int32_t> status_;
+  std::vector<double> time_reached_;
 };
+
+// Every value of a float64 per-zone dataset of a state file.
+std::vector<double> read_zone_doubles(const std::string& file, const state_layout::Dataset& spec, std::size_t zones) {
+  const Hdf5Handle h5 = checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + file);
+  const Hdf5Handle dataset = checked(H5Dopen2(h5, spec.name, H5P_DEFAULT), H5Dclose, std::string("open ") + spec.name);
+  std::vector<double> values(zones);
+  check(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), spec.name);
+  return values;
+}
 
 TEST_F(StateFiles, WrittenValuesReadBackBitForBit) {
   write_file(path("state.h5"), 6);
@@ -123,6 +137,8 @@ TEST_F(StateFiles, WrittenValuesReadBackBitForBit) {
   read_state_block(path("state.h5"), 6, block, 3, T.data(), rho.data(), Y.data());
   EXPECT_EQ(std::memcmp(T.data(), temperature_.data() + 2, 3 * sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(rho.data(), density_.data() + 2, 3 * sizeof(double)), 0);
+  const std::vector<double> reached = read_zone_doubles(path("state.h5"), state_layout::time_reached, 6);
+  EXPECT_EQ(std::memcmp(reached.data(), time_reached_.data(), 6 * sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(Y.data(), abundances_.data() + 6, 9 * sizeof(double)), 0);
 }
 
@@ -240,6 +256,45 @@ TEST_F(StateFiles, Utf8VariableLengthSpeciesNamesAreRead) {
   rewrite_names_as_h5py(path("h5py.h5"), {"x0", "x2", "x1"});
   EXPECT_EQ(run(deck("zones: {from_file: " + path("h5py.h5") + "}\n"), {"--force"}, &errors), exit_input_error);
   EXPECT_NE(errors.find("species 1 is 'x2', expected 'x1'"), std::string::npos) << errors;
+}
+
+// A zone stopped by max_steps: the file says how far it got, and its energy rate is the mean over
+// that interval. x0 -> x1 -> x2 (3/s, 0.7/s), 1 MeV per decay, geometric dt = 0.01 t from 1e-6 s:
+// k dt < 1 throughout, so every step is forward Euler, which counts decays exactly: the energy
+// released is N_A MeV (Y1 + 2 Y2) of the written abundances.
+TEST_F(StateFiles, FailedZonesSayHowFarTheyGot) {
+  const std::string zones = "zones:\n  count: 2\n  temperature: {profile: constant, value: 1.0}\n"
+                            "  density: {profile: constant, value: 1.0}\n  composition: {x0: 1.0}\n";
+  const std::string base = "network: {source: decay_chain, rates: [3.0, 0.7]}\n" + zones +
+                            "integrator: {schedule: geometric, dt_fraction: 0.01, start_time: 1.0e-6, end_time: 1.0, "
+                            "max_steps: ";
+  std::string errors;
+  for (const int max_steps : {1000, 2000}) {
+    const std::string prefix = path("steps" + std::to_string(max_steps));
+    const int status = run(base + std::to_string(max_steps) + "}\noutput: {prefix: " + prefix + "}\n", {}, &errors);
+    // ln(1e6) / ln(1.01) = 1388.5 steps reach end_time.
+    const bool fails = max_steps < 1389;
+    ASSERT_EQ(status, fails ? exit_zones_failed : exit_success) << errors;
+    const std::string file = prefix + "_step000001.h5";
+    const std::vector<double> reached = read_zone_doubles(file, state_layout::time_reached, 2);
+    const std::vector<double> energy = read_zone_doubles(file, state_layout::energy_generation_rate, 2);
+    std::vector<double> T(2), rho(2), Y(6);
+    read_state_block(file, 2, {0, 2}, 3, T.data(), rho.data(), Y.data());
+    for (int z = 0; z < 2; ++z) {
+      if (fails) {
+        EXPECT_NEAR(reached[z], 1e-6 * std::pow(1.01, 1000), 1e-12 * reached[z]);
+      } else {
+        EXPECT_EQ(reached[z], 1.0);  // exactly end_time
+      }
+      const double decays = Y[3 * z + 1] + 2 * Y[3 * z + 2];  // [mol/g]
+      const double expected = constants::avogadro * constants::mev_to_erg * decays / (reached[z] - 1e-6);
+      EXPECT_NEAR(energy[z] / expected, 1.0, 1e-9) << "max_steps " << max_steps;
+    }
+  }
+  // The initial state (step 0) is at start_time.
+  ASSERT_EQ(run(base + "10}\noutput: {prefix: " + path("initial") + ", initial: true}\n", {"--force"}, &errors),
+            exit_zones_failed) << errors;
+  EXPECT_EQ(read_zone_doubles(path("initial_step000000.h5"), state_layout::time_reached, 2)[0], 1e-6);
 }
 
 }  // namespace
