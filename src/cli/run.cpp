@@ -309,9 +309,11 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   });
   const double burn_time = deck.integrator.end_time - deck.integrator.start_time;
   auto write_step = [&](std::int64_t step, bool checkpoint) {
+    // Sized here: the cost decomposition moves zones between ranks after a step.
     energy.resize(batch.count);
     steps.resize(batch.count);
     status.resize(batch.count);
+    time_reached.resize(batch.count);
     for (std::int64_t zone = 0; zone < batch.count; ++zone) {
       energy[zone] = batch.results[zone].energy_generation_rate;
       steps[zone] = batch.results[zone].steps;
