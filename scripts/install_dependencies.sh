@@ -11,6 +11,7 @@ packages=(
   libomp-dev
   libopenmpi-dev openmpi-bin
   libhdf5-dev libhdf5-openmpi-dev hdf5-tools
+  python3-h5py  # tests/hostile: hostile HDF5 files
 )
 if [ "${1:-}" = "--hip" ]; then
   packages=(hipcc libamdhip64-dev rocm-device-libs)

@@ -241,6 +241,16 @@ bool read_scalar_attribute(hid_t file, const std::string& path, const layout::At
   if constexpr (std::is_same_v<T, std::string>) {
     value = read_strings(attribute, 1, path + ": attribute " + name).at(0);
   } else {
+    // One value of the expected class: H5Aread fills as many values as stored (a [2] attribute
+    // overflowed `value` once), and converts 1.5 to the integer 1 without a word.
+    const std::string what = path + ": attribute " + name + ": expected one " +
+                             (std::is_integral_v<T> ? "integer" : "number");
+    const hssize_t count = stored_value_count(attribute);
+    if (count != 1) throw InputError(what + ", got " + std::to_string(count) + " values");
+    const Hdf5Handle type = checked<InputError>(H5Aget_type(attribute), H5Tclose, what + ": cannot read its type");
+    const H5T_class_t type_class = H5Tget_class(type);
+    if (type_class != H5T_INTEGER && (std::is_integral_v<T> || type_class != H5T_FLOAT))
+      throw InputError(what + ", got " + (type_class == H5T_FLOAT ? "a floating-point" : type_class == H5T_STRING ? "a string" : "another") + " value");
     check<InputError>(H5Aread(attribute, native_type(spec.type), &value), path + ": cannot read attribute " + name);
   }
   return true;
@@ -261,6 +271,7 @@ StateFileInfo read_state_info(const std::string& path) {
     hsize_t dims[2] = {0, 0};
     if (H5Sget_simple_extent_ndims(space) != 2) fail(std::string("/") + name + ": expected 2 dimensions [zones][species]");
     H5Sget_simple_extent_dims(space, dims, nullptr);
+    check_dataset_is_stored(dataset, path + ": /" + name);
     info.zones = static_cast<std::int64_t>(dims[0]);
   }
   info.species = read_species_names(file, path);
@@ -293,6 +304,7 @@ void read_state_block(const std::string& path, std::int64_t zones, const ZoneBlo
     if (dims[0] != static_cast<hsize_t>(zones))
       throw InputError(path + ": /" + name + " has " + std::to_string(dims[0]) + " zones, expected " +
                        std::to_string(zones) + " (as /" + layout::abundances.name + ")");
+    check_dataset_is_stored(dataset, path + ": /" + name);
     const hsize_t start[2] = {static_cast<hsize_t>(block.first), 0};
     const hsize_t count[2] = {static_cast<hsize_t>(block.count), static_cast<hsize_t>(columns)};
     check<InputError>(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),
