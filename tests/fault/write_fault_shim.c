@@ -1,8 +1,9 @@
 // An LD_PRELOAD shim that makes writes to chosen files fail, for the fault tests (fault_tests.sh).
-// Only writes to a file whose path contains ZONEODE_FAULT_PATH (default ".partial") fail, so the
+// Only writes to a file whose path ends with ZONEODE_FAULT_PATH (default ".partial") fail, so the
 // program's own messages still reach stdout and stderr. Environment:
 //   ZONEODE_FAULT_RANK   fail only in this MPI rank (OMPI_COMM_WORLD_RANK / PMI_RANK; default: any)
-//   ZONEODE_FAULT_PATH   substring of the path to fail (default ".partial")
+//   ZONEODE_FAULT_PATH   the end of the paths to fail (default ".partial"; a suffix, so that Open
+//                        MPI's own files named after the data file are left alone)
 //   ZONEODE_FAULT_AFTER  let this many matching writes succeed first (default 0)
 //   ZONEODE_FAULT_ERRNO  EIO (default) or ENOSPC
 // Each injected failure is counted in the file ZONEODE_FAULT_LOG, when set (one line each).
@@ -54,7 +55,8 @@ static int inject(int fd) {
   path[length] = '\0';
   const char* pattern = getenv("ZONEODE_FAULT_PATH");
   if (pattern == NULL || *pattern == '\0') pattern = ".partial";
-  if (strstr(path, pattern) == NULL) return 0;
+  const size_t pattern_length = strlen(pattern);
+  if ((size_t)length < pattern_length || strcmp(path + length - pattern_length, pattern) != 0) return 0;
   const char* after = getenv("ZONEODE_FAULT_AFTER");
   if (matching_writes++ < (after ? atol(after) : 0)) return 0;
   const char* code = getenv("ZONEODE_FAULT_ERRNO");
