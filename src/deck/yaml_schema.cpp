@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include "common/numbers.hpp"
 
 namespace zoneode {
@@ -25,6 +28,23 @@ std::string mark_text(const std::string& file, const YAML::Mark& mark) {
   return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
+// Counts the documents of a YAML stream, and where the second starts.
+struct DocumentCounter : YAML::EventHandler {
+  int documents = 0;
+  YAML::Mark second_start;
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents == 2) second_start = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 // What YAML allows but a deck must not hold, each an error naming its line: a map key that is no
 // name, a key given twice (yaml-cpp would keep the first silently), a key with no value (a deck cut
 // in its last line), and a tag (never read). Walks the whole tree once; O(N log N) in its keys.
@@ -38,7 +58,8 @@ void check_deck_tree(const YAML::Node& node, const std::string& file, const std:
   } else if (node.IsMap()) {
     std::map<std::string, YAML::Mark> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
+      const YAML::Node key = it->first;  // a copy: *it is a temporary (ASan: stack-use-after-scope)
+      const YAML::Node value = it->second;
       if (!key.IsScalar())
         throw DeckError(mark_text(file, key.Mark()) + ": " + (path.empty() ? "" : path + ": ") +
                         "expected a key name, got " + (key.IsSequence() ? "a list" : key.IsMap() ? "a map" : "nothing"));
@@ -47,10 +68,10 @@ void check_deck_tree(const YAML::Node& node, const std::string& file, const std:
       if (!inserted)
         throw DeckError(mark_text(file, key.Mark()) + ": " + dotted + ": given twice (first at line " +
                         std::to_string(first->second.line + 1) + ")");
-      if (!it->second.IsDefined() || it->second.IsNull())
+      if (!value.IsDefined() || value.IsNull())
         throw DeckError(mark_text(file, key.Mark()) + ": " + dotted +
                         ": expected a value, got nothing (a key with no value: a deck cut short?)");
-      check_deck_tree(it->second, file, dotted);
+      check_deck_tree(value, file, dotted);
     }
   }
 }
@@ -327,17 +348,22 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
     mark.column = static_cast<int>(column);
     throw DeckError(mark_text(file, mark) + ": a NUL byte; a deck is text");
   }
-  std::vector<YAML::Node> documents;
   try {
-    // All documents, so that one after '---' or '...' is seen (YAML::Load reads the first only).
-    documents = YAML::LoadAll(text);
+    deck.root = YAML::Load(text);
+    // A document after '---' or '...' was never parsed (YAML::Load reads the first only). Counted
+    // by events, at most two: YAML::LoadAll loops for ever on some malformed input (found by
+    // fuzzing, yaml-cpp 0.7), returning empty documents without end.
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents > 1)
+      throw DeckError(mark_text(file, counter.second_start) +
+                      ": a second YAML document (after '---' or '...'); a deck is one document");
   } catch (const YAML::ParserException& error) {
     throw DeckError(mark_text(file, error.mark) + ": YAML syntax error: " + error.msg);
   }
-  if (documents.size() > 1)
-    throw DeckError(mark_text(file, documents[1].Mark()) +
-                    ": a second YAML document (after '---' or '...'); a deck is one document");
-  if (!documents.empty()) deck.root = documents[0];
   if (!deck.root.IsDefined() || deck.root.IsNull()) deck.root = YAML::Node(YAML::NodeType::Map);
   if (!deck.root.IsMap()) throw DeckError(mark_text(file, deck.root.Mark()) + ": expected a map of sections at the top level");
   check_deck_tree(deck.root, file, "");

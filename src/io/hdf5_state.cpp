@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -255,7 +257,9 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
       try {
         work();
       } catch (const std::exception& error) {
-        message = *error.what() != '\0' ? error.what() : "write failed";
+        // Named by file: "cannot write /abundances" alone does not say which step failed.
+        message = error.what();
+        if (message.find(partial) == std::string::npos) message = "'" + partial + "': " + message;
         watchdog.failed(message);
       }
     }
@@ -265,8 +269,11 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
   bool going = stage([&] {
     access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list");
     check(H5Pset_fapl_mpio(access, mpi.comm(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
-    file = checked(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
-                   "cannot create '" + partial + "'");
+    errno = 0;
+    file = Hdf5Handle(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose);
+    // The system's reason (a read-only folder, no permission, a full disk), when it left one.
+    if (!file.valid())
+      throw std::runtime_error("cannot create '" + partial + "'" + (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
   });
   // Metadata (datasets, attributes) is created collectively with identical values on every rank.
   going = going && stage([&] {

@@ -6,6 +6,8 @@
 //                        MPI's own files named after the data file are left alone)
 //   ZONEODE_FAULT_AFTER  let this many matching writes succeed first (default 0)
 //   ZONEODE_FAULT_ERRNO  EIO (default) or ENOSPC
+//   ZONEODE_FAULT_OFFSET fail only positioned writes at this offset (0: the superblock, which
+//                        HDF5 writes when it closes the file)
 // Each injected failure is counted in the file ZONEODE_FAULT_LOG, when set (one line each).
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -45,7 +47,7 @@ static void record(const char* path) {
 }
 
 // True when this write to `fd` is to fail (errno set).
-static int inject(int fd) {
+static int inject(int fd, long long offset) {
   const char* wanted_rank = getenv("ZONEODE_FAULT_RANK");
   if (wanted_rank != NULL && *wanted_rank != '\0' && atoi(wanted_rank) != this_rank()) return 0;
   char link[64], path[4096];
@@ -57,6 +59,8 @@ static int inject(int fd) {
   if (pattern == NULL || *pattern == '\0') pattern = ".partial";
   const size_t pattern_length = strlen(pattern);
   if ((size_t)length < pattern_length || strcmp(path + length - pattern_length, pattern) != 0) return 0;
+  const char* at = getenv("ZONEODE_FAULT_OFFSET");
+  if (at != NULL && *at != '\0' && atoll(at) != offset) return 0;
   const char* after = getenv("ZONEODE_FAULT_AFTER");
   if (matching_writes++ < (after ? atol(after) : 0)) return 0;
   const char* code = getenv("ZONEODE_FAULT_ERRNO");
@@ -71,31 +75,31 @@ static int inject(int fd) {
 
 ssize_t write(int fd, const void* buffer, size_t count) {
   REAL("write", write_fn);
-  if (inject(fd)) return -1;
+  if (inject(fd, -1)) return -1;
   return real(fd, buffer, count);
 }
 ssize_t pwrite(int fd, const void* buffer, size_t count, off_t offset) {
   REAL("pwrite", pwrite_fn);
-  if (inject(fd)) return -1;
+  if (inject(fd, (long long)offset)) return -1;
   return real(fd, buffer, count, offset);
 }
 ssize_t pwrite64(int fd, const void* buffer, size_t count, off_t offset) {
   REAL("pwrite64", pwrite_fn);
-  if (inject(fd)) return -1;
+  if (inject(fd, (long long)offset)) return -1;
   return real(fd, buffer, count, offset);
 }
 ssize_t writev(int fd, const struct iovec* vector, int count) {
   REAL("writev", writev_fn);
-  if (inject(fd)) return -1;
+  if (inject(fd, -1)) return -1;
   return real(fd, vector, count);
 }
 ssize_t pwritev(int fd, const struct iovec* vector, int count, off_t offset) {
   REAL("pwritev", pwritev_fn);
-  if (inject(fd)) return -1;
+  if (inject(fd, (long long)offset)) return -1;
   return real(fd, vector, count, offset);
 }
 ssize_t pwritev64(int fd, const struct iovec* vector, int count, off_t offset) {
   REAL("pwritev64", pwritev_fn);
-  if (inject(fd)) return -1;
+  if (inject(fd, (long long)offset)) return -1;
   return real(fd, vector, count, offset);
 }
