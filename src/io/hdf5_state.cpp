@@ -1,6 +1,7 @@
 #include "io/hdf5_state.hpp"
 
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -269,11 +270,15 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
   bool going = stage([&] {
     access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list");
     check(H5Pset_fapl_mpio(access, mpi.comm(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
-    errno = 0;
     file = Hdf5Handle(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose);
-    // The system's reason (a read-only folder, no permission, a full disk), when it left one.
-    if (!file.valid())
-      throw std::runtime_error("cannot create '" + partial + "'" + (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
+    if (!file.valid()) {
+      // HDF5 keeps the system's reason to itself: a folder that cannot be written is named as such.
+      std::string folder = std::filesystem::path(partial).parent_path().string();
+      if (folder.empty()) folder = ".";
+      const bool writable = ::access(folder.c_str(), W_OK) == 0;
+      throw std::runtime_error("cannot create '" + partial + "'" +
+                               (writable ? "" : ": folder '" + folder + "': " + std::strerror(errno)));
+    }
   });
   // Metadata (datasets, attributes) is created collectively with identical values on every rank.
   going = going && stage([&] {
