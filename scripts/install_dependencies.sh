@@ -15,6 +15,8 @@ packages=(
   libopenmpi-dev openmpi-bin
   libhdf5-dev libhdf5-openmpi-dev hdf5-tools
   libsundials-dev
+  python3-h5py  # tests/hostile: hostile HDF5 files
+  clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer harnesses (.ci/run)
 )
 case "${1:-}" in
   --hip) packages=(hipcc libamdhip64-dev rocm-device-libs) ;;

@@ -136,6 +136,8 @@ Hdf5Handle StateFile::open_dataset(const state_layout::Dataset& dataset, ObjectI
     info.unusable = "not a dataset";
     return {};
   }
+  // A declared shape the file cannot hold (never written) is refused before any element count.
+  check_dataset_is_stored(object, path_ + ": /" + name);
   info = describe(dataset_source(object, name));
   info.stored_name = name;
   return object;

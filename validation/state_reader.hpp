@@ -44,9 +44,12 @@ struct ObjectInfo {
   std::size_t type_size = 0;
   std::vector<hsize_t> dims;  // empty for a scalar
 
+  // Datasets are checked to store their values (check_dataset_is_stored), so this fits; an
+  // attribute is at most 64 kB.
   long long elements() const {
     long long n = 1;
-    for (hsize_t d : dims) n *= static_cast<long long>(d);
+    for (hsize_t d : dims)
+      if (__builtin_mul_overflow(n, static_cast<long long>(d), &n)) throw InputError("element count overflows");
     return n;
   }
 };

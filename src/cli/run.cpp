@@ -20,6 +20,7 @@
 #include "common/fnv1a.hpp"
 #include "decomposition/decomposition.hpp"
 #include "decomposition/rebalance.hpp"
+#include "decomposition/same_inputs.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "io/hdf5_state.hpp"
@@ -257,6 +258,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   const CompactNetwork& compact = *compacted;
   print_network(network, compact, false, out);
   const std::string hash = hex64(network_hash(network));
+  collectively(mpi, exit_input_error, [&] { check_ranks_read_same_inputs(mpi, deck.resolved_yaml, hash); });
 
   RunPlan plan;
   collectively(mpi, exit_input_error, [&] {

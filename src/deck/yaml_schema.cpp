@@ -1,9 +1,14 @@
 #include "deck/yaml_schema.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "common/numbers.hpp"
 
@@ -13,7 +18,7 @@ namespace {
 
 std::string scalar_text(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsScalar()) return "'" + excerpt(node.Scalar()) + "'";
   if (node.IsSequence()) return "a list";
   return "a map";
 }
@@ -21,6 +26,54 @@ std::string scalar_text(const YAML::Node& node) {
 std::string mark_text(const std::string& file, const YAML::Mark& mark) {
   if (mark.line < 0) return file;
   return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+// Counts the documents of a YAML stream, and where the second starts.
+struct DocumentCounter : YAML::EventHandler {
+  int documents = 0;
+  YAML::Mark second_start;
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents == 2) second_start = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// What YAML allows but a deck must not hold, each an error naming its line: a map key that is no
+// name, a key given twice (yaml-cpp would keep the first silently), a key with no value (a deck cut
+// in its last line), and a tag (never read). Walks the whole tree once; O(N log N) in its keys.
+void check_deck_tree(const YAML::Node& node, const std::string& file, const std::string& path) {
+  const std::string tag = node.Tag();
+  if (!tag.empty() && tag != "?" && tag != "!")  // "?" plain and "!" quoted scalars: no tag written
+    throw DeckError(mark_text(file, node.Mark()) + ": " + (path.empty() ? "" : path + ": ") + "tag '" +
+                    excerpt(tag) + "' is not read; write the value without it");
+  if (node.IsSequence()) {
+    for (std::size_t k = 0; k < node.size(); ++k) check_deck_tree(node[k], file, path + "[" + std::to_string(k) + "]");
+  } else if (node.IsMap()) {
+    std::map<std::string, YAML::Mark> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node key = it->first;  // a copy: *it is a temporary (ASan: stack-use-after-scope)
+      const YAML::Node value = it->second;
+      if (!key.IsScalar())
+        throw DeckError(mark_text(file, key.Mark()) + ": " + (path.empty() ? "" : path + ": ") +
+                        "expected a key name, got " + (key.IsSequence() ? "a list" : key.IsMap() ? "a map" : "nothing"));
+      const std::string dotted = path.empty() ? excerpt(key.Scalar()) : path + "." + excerpt(key.Scalar());
+      const auto [first, inserted] = seen.emplace(key.Scalar(), key.Mark());
+      if (!inserted)
+        throw DeckError(mark_text(file, key.Mark()) + ": " + dotted + ": given twice (first at line " +
+                        std::to_string(first->second.line + 1) + ")");
+      if (!value.IsDefined() || value.IsNull())
+        throw DeckError(mark_text(file, key.Mark()) + ": " + dotted +
+                        ": expected a value, got nothing (a key with no value: a deck cut short?)");
+      check_deck_tree(value, file, dotted);
+    }
+  }
 }
 
 // A finite number in range, or false.
@@ -47,7 +100,12 @@ const std::string* DeckSection::override_of(const std::string& dotted_key) const
 }
 
 std::string DeckSection::place(const std::string& dotted_key, const YAML::Node& node) const {
-  if (const std::string* item = override_of(dotted_key)) return "--set " + *item;
+  if (const std::string* item = override_of(dotted_key)) return "--set " + excerpt(*item);
+  if (node.Mark().line < 0) {
+    // Not from the file: a section "--set a.b=1" created; name that option, not the deck.
+    for (const auto& [key, item] : source_->overrides)
+      if (key.rfind(dotted_key + ".", 0) == 0) return "--set " + excerpt(item);
+  }
   return mark_text(source_->file, node.Mark());
 }
 
@@ -82,7 +140,7 @@ bool DeckSection::has(const std::string& key) const {
 }
 
 std::string DeckSection::where(const std::string& key) const {
-  if (const std::string* item = override_of(dotted(key))) return "--set " + *item;
+  if (const std::string* item = override_of(dotted(key))) return "--set " + excerpt(*item);
   const YAML::Node& map = node_;
   if (map.IsDefined() && map.IsMap() && map[key].IsDefined()) return mark_text(source_->file, map[key].Mark());
   if (map.IsDefined() && !map.IsNull()) return mark_text(source_->file, map.Mark());
@@ -111,7 +169,7 @@ double DeckSection::number(const std::string& key, std::optional<double> fallbac
 std::string DeckSection::existing_file(const std::string& key) {
   const std::string file = path(key, std::nullopt);
   std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error)) fail(key, "an existing file", "'" + file + "'");
+  if (!std::filesystem::is_regular_file(file, error)) fail(key, "an existing file", "'" + excerpt(file) + "'");
   return file;
 }
 
@@ -169,7 +227,7 @@ std::string DeckSection::text(const std::string& key, std::optional<std::string>
     result = value.Scalar();
   }
   if (!choices.empty() && std::find(choices.begin(), choices.end(), result) == choices.end())
-    fail(key, expected, "'" + result + "'");
+    fail(key, expected, "'" + excerpt(result) + "'");
   resolved_[key] = result;
   return result;
 }
@@ -228,17 +286,21 @@ std::vector<DeckSection::NamedNumber> DeckSection::named_numbers(const std::stri
   if (!value.IsDefined() || value.IsNull()) fail(key, "a map of names to numbers (this key is required)");
   if (!value.IsMap() || value.size() == 0) fail(key, "a non-empty map of names to numbers", scalar_text(value));
   std::vector<NamedNumber> result;
+  // Built with force_insert: operator[] searches the map, O(N^2) over a 40k-entry map (names are
+  // unique, check_deck_tree saw to that).
+  YAML::Node resolved_map(YAML::NodeType::Map);
   for (auto it = value.begin(); it != value.end(); ++it) {
-    const std::string name = it->first.as<std::string>();
+    const std::string name = excerpt(it->first.Scalar());
     const std::string location = place(dotted(key), it->second);
     double parsed = 0.0;
     if (!parse_number(it->second, range, parsed)) {
       throw DeckError(location + ": " + dotted(key) + "." + name + ": expected " + range.describe() + ", got " +
                       scalar_text(it->second));
     }
-    result.push_back({name, parsed, location + ": " + dotted(key) + "." + name});
-    resolved_[key][name] = format_number(parsed);
+    result.push_back({it->first.Scalar(), parsed, location + ": " + dotted(key) + "." + name});
+    resolved_map.force_insert(it->first.Scalar(), format_number(parsed));
   }
+  resolved_[key] = resolved_map;
   return result;
 }
 
@@ -258,11 +320,11 @@ void DeckSection::finish() const {
   const YAML::Node& map = node_;
   if (!map.IsDefined() || !map.IsMap()) return;
   for (auto it = map.begin(); it != map.end(); ++it) {
-    const std::string key = it->first.as<std::string>();
+    const std::string key = it->first.Scalar();
     if (read_.count(key)) continue;
     std::string known;
     for (const auto& k : read_) known += (known.empty() ? "" : ", ") + k;
-    throw DeckError(place(dotted(key), it->first) + ": unknown key '" + dotted(key) + "', expected one of: " + known);
+    throw DeckError(place(dotted(key), it->first) + ": unknown key '" + excerpt(dotted(key)) + "', expected one of: " + known);
   }
 }
 
@@ -274,26 +336,52 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
   std::error_code error;
   if (std::filesystem::exists(file, error) && !std::filesystem::is_regular_file(file, error))
     throw DeckError("deck '" + file + "' is not a regular file");
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw DeckError("cannot open deck '" + file + "'");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // yaml-cpp drops a NUL byte from a scalar without a word.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line_start = text.rfind('\n', nul);
+    const std::size_t column = nul - (line_start == std::string::npos ? 0 : line_start + 1);
+    YAML::Mark mark;
+    mark.line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+    mark.column = static_cast<int>(column);
+    throw DeckError(mark_text(file, mark) + ": a NUL byte; a deck is text");
+  }
   try {
-    deck.root = YAML::Load(in);
+    deck.root = YAML::Load(text);
+    // A document after '---' or '...' was never parsed (YAML::Load reads the first only). Counted
+    // by events, at most two: YAML::LoadAll loops for ever on some malformed input (found by
+    // fuzzing, yaml-cpp 0.7), returning empty documents without end.
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents > 1)
+      throw DeckError(mark_text(file, counter.second_start) +
+                      ": a second YAML document (after '---' or '...'); a deck is one document");
   } catch (const YAML::ParserException& error) {
     throw DeckError(mark_text(file, error.mark) + ": YAML syntax error: " + error.msg);
   }
   if (!deck.root.IsDefined() || deck.root.IsNull()) deck.root = YAML::Node(YAML::NodeType::Map);
   if (!deck.root.IsMap()) throw DeckError(mark_text(file, deck.root.Mark()) + ": expected a map of sections at the top level");
+  check_deck_tree(deck.root, file, "");
   for (const std::string& item : overrides) {
     const auto equals = item.find('=');
     if (equals == std::string::npos || equals == 0)
-      throw DeckError("--set " + item + ": expected section.key=value");
+      throw DeckError("--set " + excerpt(item) + ": expected section.key=value");
     const std::string key = item.substr(0, equals);
     const std::string value = item.substr(equals + 1);
     std::vector<std::string> parts;
-    std::stringstream stream(key);
-    for (std::string part; std::getline(stream, part, '.');) {
-      if (part.empty()) throw DeckError("--set " + item + ": expected section.key=value, got an empty key part");
-      parts.push_back(part);
+    // Every part, a trailing empty one included ("zones.=5" is no "zones=5").
+    for (std::size_t start = 0;;) {
+      const std::size_t dot = key.find('.', start);
+      parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (parts.back().empty())
+        throw DeckError("--set " + excerpt(item) + ": expected section.key=value, got an empty key part");
+      if (dot == std::string::npos) break;
+      start = dot + 1;
     }
     YAML::Node node = deck.root;
     for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
@@ -302,7 +390,7 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
         next = YAML::Node(YAML::NodeType::Map);
         node[parts[k]] = next;
       } else if (!next.IsMap()) {
-        throw DeckError("--set " + item + ": '" + parts[k] + "' is not a section");
+        throw DeckError("--set " + excerpt(item) + ": '" + parts[k] + "' is not a section");
       }
       node.reset(next);
     }
@@ -310,9 +398,10 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
     try {
       parsed = YAML::Load(value);
     } catch (const YAML::ParserException& error) {
-      throw DeckError("--set " + item + ": the value is not valid YAML: " + error.msg);
+      throw DeckError("--set " + excerpt(item) + ": the value is not valid YAML: " + error.msg);
     }
     if (!parsed.IsDefined() || parsed.IsNull()) parsed = YAML::Node(value);  // "--set a.b=" is an empty string
+    check_deck_tree(parsed, "--set " + excerpt(item), key);
     node[parts.back()] = parsed;
     deck.source->overrides[key] = item;
   }

@@ -30,6 +30,9 @@ class Hdf5Handle {
   ~Hdf5Handle() { reset(); }
 
   hid_t get() const { return id_; }
+  // Gives the identifier up without closing it (see write_state_file: a file that failed to be
+  // written by one rank cannot be closed collectively).
+  hid_t release() { return std::exchange(id_, -1); }
   operator hid_t() const { return id_; }
   bool valid() const { return id_ >= 0; }
 
@@ -63,6 +66,13 @@ void check(herr_t status, const std::string& what) {
 }
 
 // HDF5 prints its error stack to stderr by default; our messages name the file and object instead.
-inline void silence_hdf5_error_stack() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+// Called before any other HDF5 call (a static initialiser in io/hdf5_state.cpp), it also keeps
+// HDF5 from closing what is still open at exit: a file whose H5Fclose failed (a write error while
+// flushing) stays registered with its memory already freed, and closing it again at exit crashed
+// (SIGSEGV after the right message and exit code 1). Every file is closed explicitly anyway.
+inline void silence_hdf5_error_stack() {
+  H5dont_atexit();  // fails harmlessly when HDF5 is initialised already
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 }  // namespace zoneode

@@ -19,11 +19,22 @@ bool link_exists(hid_t file, const std::string& path);
 const char* stored_name(hid_t file, const state_layout::Dataset& dataset);
 const char* stored_name(hid_t file, const state_layout::Attribute& attribute);
 
+// How many values a read of `object` (a dataset or an attribute) within `file_space` (H5S_ALL: all
+// of it) yields; -1 when HDF5 cannot tell.
+hssize_t stored_value_count(hid_t object, hid_t file_space = H5S_ALL);
+
 // Reads `count` strings of a dataset (within the given selections) or of an attribute (all).
 // Fixed-length strings may be null-terminated, null- or space-padded; variable-length ones ASCII
-// or UTF-8 (h5py's default). `what` names the object in messages.
+// or UTF-8 (h5py's default). `what` names the object in messages. An object or selection of any
+// other number of values is an InputError.
 std::vector<std::string> read_strings(hid_t object, std::size_t count, const std::string& what,
                                       hid_t memory_space = H5S_ALL, hid_t file_space = H5S_ALL);
+
+// Refuses (InputError, `what` naming file and dataset) a dataset that declares more values than it
+// stores: a file of a few kB may declare [2^59][16], chunked and never written, and reading its
+// fill values would take for ever (or its element count overflow). Compressed data is allowed up
+// to deflate's largest ratio.
+void check_dataset_is_stored(hid_t dataset, const std::string& what);
 
 // /species/name of an open state file; `path` names the file in messages.
 std::vector<std::string> read_species_names(hid_t file, const std::string& path);

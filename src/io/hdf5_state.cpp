@@ -1,9 +1,18 @@
 #include "io/hdf5_state.hpp"
 
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cerrno>
+#include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <stdexcept>
 #include <type_traits>
 
@@ -96,11 +105,15 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   }
   const Hdf5Handle space = checked(H5Screate_simple(1, &species, nullptr), H5Sclose, "dataspace");
   const Hdf5Handle name_type = string_type(longest);
+  // A failed column write (real I/O, on this rank alone) is reported after the whole layout is
+  // made, so that every rank's metadata stays the same for the collective close.
+  std::string column_failure;
   auto write_column = [&](const layout::Dataset& column, hid_t type, const void* data) {
     // Created in the file root by full path, so the layout's names are used as they are.
     const Hdf5Handle dataset = checked(H5Dcreate2(file, column.name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                                        H5Dclose, std::string("cannot create /") + column.name);
-    check(H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), std::string("cannot write /") + column.name);
+    if (H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 && column_failure.empty())
+      column_failure = std::string("cannot write /") + column.name;
   };
   write_column(layout::species_name, name_type, names.data());
   write_column(layout::species_Z, native_type(layout::species_Z.type), Z.data());
@@ -125,11 +138,13 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   write_scalar_attribute(file, layout::threads, std::int32_t{a.threads});
   write_scalar_attribute(file, layout::integrate_seconds, a.integrate_seconds);
   write_scalar_attribute(file, layout::checkpoint, std::int32_t{a.checkpoint ? 1 : 0});
+  if (!column_failure.empty()) throw std::runtime_error(column_failure);
 }
 
-// Writes this rank's rows of every zone dataset (a block of count 0 selects nothing).
-void write_blocks(hid_t file, const LocalState& state, int species, hid_t transfer) {
-  for (const auto& [spec, data] : zone_data(state)) {
+// Writes this rank's rows of one zone dataset (a block of count 0 selects nothing).
+void write_block(hid_t file, const ZoneData& zone_dataset, const LocalState& state, int species, hid_t transfer) {
+  const auto& [spec, data] = zone_dataset;
+  {
     const Hdf5Handle dataset = checked(H5Dopen2(file, spec.name, H5P_DEFAULT), H5Dclose,
                                        std::string("cannot open /") + spec.name);
     const Hdf5Handle file_space = checked(H5Dget_space(dataset), H5Sclose, "dataspace");
@@ -146,6 +161,11 @@ void write_blocks(hid_t file, const LocalState& state, int species, hid_t transf
     check(H5Dwrite(dataset, native_type(spec.type), memory_space, file_space, transfer, data),
           std::string("cannot write /") + spec.name);
   }
+}
+
+// Writes this rank's rows of every zone dataset.
+[[maybe_unused]] void write_blocks(hid_t file, const LocalState& state, int species, hid_t transfer) {
+  for (const ZoneData& zone_dataset : zone_data(state)) write_block(file, zone_dataset, state, species, transfer);
 }
 
 void finish(const MpiContext& mpi, bool failed, const std::string& path, const std::string& message) {
@@ -173,27 +193,121 @@ void finish(const MpiContext& mpi, bool failed, const std::string& path, const s
 #ifdef H5_HAVE_PARALLEL
 const char* hdf5_write_mode() { return "parallel"; }
 
+namespace {
+
+// The last resort against a write error inside a collective HDF5 call. The ranks agree on
+// failures between stages (write_state_file), but an error inside one call (the metadata flush of
+// H5Fclose, or MPI-IO's collective buffering) makes HDF5 leave its collective steps early on the
+// failing rank alone, and no rank returns to agree: every rank waits for ever. So each write runs
+// under a watchdog: if it has not ended after ZONEODE_WRITE_TIMEOUT_S seconds (default 1800), this
+// rank says why, removes the .partial and exits 1; the launcher (mpirun, srun) then ends the other
+// ranks and exits 1 itself. Earlier state files are complete and stay.
+int write_timeout_seconds() {
+  const char* text = std::getenv("ZONEODE_WRITE_TIMEOUT_S");
+  const int seconds = text != nullptr ? std::atoi(text) : 0;
+  return seconds > 0 ? seconds : 1800;
+}
+
+class WriteWatchdog {
+ public:
+  WriteWatchdog(int rank, const std::string& partial) {
+    const int seconds = write_timeout_seconds();
+    thread_ = std::thread([this, rank, partial, seconds] {
+      std::unique_lock lock(mutex_);
+      if (ended_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) return;
+      std::fprintf(stderr,
+                   "zoneode: rank %d: writing '%s' did not end within %d s (ZONEODE_WRITE_TIMEOUT_S)%s%s; a "
+                   "write error inside a collective HDF5 call leaves the other ranks waiting: ending the run\n",
+                   rank, partial.c_str(), seconds, why_.empty() ? "" : " after: ", why_.c_str());
+      std::remove(partial.c_str());
+      std::_Exit(1);
+    });
+  }
+  ~WriteWatchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    ended_.notify_all();
+    thread_.join();
+  }
+  void failed(const std::string& why) {
+    std::lock_guard lock(mutex_);
+    if (why_.empty()) why_ = why;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  bool done_ = false;
+  std::string why_;
+  std::thread thread_;
+};
+
+}  // namespace
+
 void write_state_file(const MpiContext& mpi, const std::string& path, const Network& network,
                       const LocalState& state, const StateAttributes& attributes) {
-  bool failed = false;
+  // Every rank makes the same collective HDF5 calls in the same order, failed or not: a rank that
+  // stopped at its own write error and closed the file (a collective call) while the others went
+  // on to the next collective write deadlocked the run. So the ranks agree after each stage, and
+  // once any rank failed, all skip the rest and close the file together.
+  const std::string partial = partial_path(path);
+  WriteWatchdog watchdog(mpi.rank(), partial);
   std::string message;
-  try {
-    const std::string partial = partial_path(path);
-    const Hdf5Handle access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list");
+  auto stage = [&](auto&& work) {  // true when no rank has failed so far
+    if (message.empty()) {
+      try {
+        work();
+      } catch (const std::exception& error) {
+        // Named by file: "cannot write /abundances" alone does not say which step failed.
+        message = error.what();
+        if (message.find(partial) == std::string::npos) message = "'" + partial + "': " + message;
+        watchdog.failed(message);
+      }
+    }
+    return !mpi.any(!message.empty());
+  };
+  Hdf5Handle access, file, transfer;
+  bool going = stage([&] {
+    access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list");
     check(H5Pset_fapl_mpio(access, mpi.comm(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
-    Hdf5Handle file = checked(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose,
-                              "cannot create '" + partial + "'");
-    // Metadata (datasets, attributes) is created collectively with identical values on every rank.
+    file = Hdf5Handle(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose);
+    if (!file.valid()) {
+      // HDF5 keeps the system's reason to itself: a folder that cannot be written is named as such.
+      std::string folder = std::filesystem::path(partial).parent_path().string();
+      if (folder.empty()) folder = ".";
+      const bool writable = ::access(folder.c_str(), W_OK) == 0;
+      throw std::runtime_error("cannot create '" + partial + "'" +
+                               (writable ? "" : ": folder '" + folder + "': " + std::strerror(errno)));
+    }
+  });
+  // Metadata (datasets, attributes) is created collectively with identical values on every rank.
+  going = going && stage([&] {
     create_layout(file, network, state.global_zones, attributes);
-    const Hdf5Handle transfer = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "property list");
-    check(H5Pset_dxpl_mpio(transfer, H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio");
-    write_blocks(file, state, network.species_count(), transfer);
-    file.close("cannot close '" + partial + "'");
-  } catch (const std::exception& error) {
-    failed = true;
-    message = error.what();
+    transfer = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "property list");
+    // Independent: in a collective write, one rank's write error leaves the others waiting in MPI-IO
+    // for ever (no rank returns to agree); each rank writes its own contiguous block anyway.
+    check(H5Pset_dxpl_mpio(transfer, H5FD_MPIO_INDEPENDENT), "H5Pset_dxpl_mpio");
+  });
+  for (const ZoneData& zone_dataset : zone_data(state)) {
+    going = going && stage([&] { write_block(file, zone_dataset, state, network.species_count(), transfer); });
   }
-  finish(mpi, failed, path, message);
+  // Closing flushes (a failed close is a failed write). After a failure it is not attempted: the
+  // failing rank's flush would fail again and leave HDF5's collective flush early, while the
+  // others wait in it for ever. The file is left open (never written again; HDF5 does not close it
+  // at exit, see silence_hdf5_error_stack) and its .partial removed.
+  if (!going) {
+    file.release();
+  } else if (file.valid()) {
+    try {
+      file.close("cannot close '" + partial + "'");
+    } catch (const std::exception& error) {
+      message = error.what();
+      watchdog.failed(message);
+    }
+  }
+  finish(mpi, !message.empty(), path, message);
 }
 #else
 const char* hdf5_write_mode() { return "serial"; }
@@ -243,6 +357,16 @@ bool read_scalar_attribute(hid_t file, const std::string& path, const layout::At
   if constexpr (std::is_same_v<T, std::string>) {
     value = read_strings(attribute, 1, path + ": attribute " + name).at(0);
   } else {
+    // One value of the expected class: H5Aread fills as many values as stored (a [2] attribute
+    // overflowed `value` once), and converts 1.5 to the integer 1 without a word.
+    const std::string what = path + ": attribute " + name + ": expected one " +
+                             (std::is_integral_v<T> ? "integer" : "number");
+    const hssize_t count = stored_value_count(attribute);
+    if (count != 1) throw InputError(what + ", got " + std::to_string(count) + " values");
+    const Hdf5Handle type = checked<InputError>(H5Aget_type(attribute), H5Tclose, what + ": cannot read its type");
+    const H5T_class_t type_class = H5Tget_class(type);
+    if (type_class != H5T_INTEGER && (std::is_integral_v<T> || type_class != H5T_FLOAT))
+      throw InputError(what + ", got " + (type_class == H5T_FLOAT ? "a floating-point" : type_class == H5T_STRING ? "a string" : "another") + " value");
     check<InputError>(H5Aread(attribute, native_type(spec.type), &value), path + ": cannot read attribute " + name);
   }
   return true;
@@ -263,6 +387,7 @@ StateFileInfo read_state_info(const std::string& path) {
     hsize_t dims[2] = {0, 0};
     if (H5Sget_simple_extent_ndims(space) != 2) fail(std::string("/") + name + ": expected 2 dimensions [zones][species]");
     H5Sget_simple_extent_dims(space, dims, nullptr);
+    check_dataset_is_stored(dataset, path + ": /" + name);
     info.zones = static_cast<std::int64_t>(dims[0]);
   }
   info.species = read_species_names(file, path);
@@ -295,6 +420,7 @@ void read_state_block(const std::string& path, std::int64_t zones, const ZoneBlo
     if (dims[0] != static_cast<hsize_t>(zones))
       throw InputError(path + ": /" + name + " has " + std::to_string(dims[0]) + " zones, expected " +
                        std::to_string(zones) + " (as /" + layout::abundances.name + ")");
+    check_dataset_is_stored(dataset, path + ": /" + name);
     const hsize_t start[2] = {static_cast<hsize_t>(block.first), 0};
     const hsize_t count[2] = {static_cast<hsize_t>(block.count), static_cast<hsize_t>(columns)};
     check<InputError>(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),

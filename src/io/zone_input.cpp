@@ -18,6 +18,8 @@ void check_state_file_matches(const std::string& where, const std::string& file,
                       "', expected '" + network.species[i].name + "' (the network's species, in its order)");
     }
   }
+  if (info.zones == 0)
+    throw InputError(where + ": '" + file + "' holds no zones (/abundances is [0][species]), expected at least one");
   if (zones > 0 && info.zones != zones) {
     throw InputError(where + ": '" + file + "' holds " + std::to_string(info.zones) + " zones, expected " +
                     std::to_string(zones));

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Injected faults (issue 11): write errors on one rank of 1, 2 and 3 (an LD_PRELOAD shim), a real
+# full disk (a small tmpfs, when root), a read-only output folder, ranks started with different
+# decks, --force over a directory, and kill -9 at random moments of a multi-step run with large
+# outputs. Every faulty run must end within a time limit with its exit code and a message, leave no
+# .partial, and leave every file with a final name complete (bitwise the reference's step).
+# Usage: fault_tests.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR MPIEXEC SHIM [KILLS]
+set -uo pipefail
+zoneode=$1
+compare=$2
+source_dir=$3
+mpiexec=$4
+shim=$5
+kills=${6:-10}
+work=$(mktemp -d)
+mounted=()
+cleanup() {
+  for m in "${mounted[@]}"; do umount "$m" 2>/dev/null; done
+  chmod -R u+w "$work" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+mpi_flags=(--oversubscribe)
+[ "$(id -u)" -eq 0 ] && mpi_flags+=(--allow-run-as-root)
+failures=0
+passes=0
+faults=0
+limit_s=120
+# The write watchdog (io/hdf5_state.cpp) ends a write stuck in a collective HDF5 call after this.
+export ZONEODE_WRITE_TIMEOUT_S=10
+
+check() {
+  local name=$1; shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+# ends RANKS EXPECTED LOG ARGS...: zoneode under mpirun exits EXPECTED within the limit.
+ends() {
+  local ranks=$1 expected=$2 log=$3; shift 3
+  OMP_NUM_THREADS=1 timeout "$limit_s" "$mpiexec" "${mpi_flags[@]}" -x ZONEODE_WRITE_TIMEOUT_S -n "$ranks" "$@" >"$log" 2>&1
+  local status=$?
+  [ "$status" -eq "$expected" ] || { echo "  $ranks rank(s): exited $status, expected $expected"; tail -5 "$log"; return 1; }
+}
+no_partial() { ! ls "$1"/*.partial >/dev/null 2>&1 || { echo "  left: $(ls "$1"/*.partial)"; return 1; }; }
+same() { "$compare" "$1" "$2" --rtol 0 --atol 0 --quiet >/dev/null 2>&1 || { echo "  $2 differs from $1"; return 1; }; }
+
+deck=("$source_dir/inputs/quick.yaml" --quiet --set zones.count=64 --set integrator.end_time=1e-4 --set steps.count=3)
+check "reference run" ends 1 0 ref.log "$zoneode" "${deck[@]}" --set output.prefix="$work/ref"
+
+# ---- A write error (EIO or ENOSPC) on one rank of 1, 2, 3, at three points of the step-2 file:
+# the species columns (the first write), a zone dataset (the fourth), the superblock written at the
+# close (offset 0, rank 0). Step 1 stays intact; no step-2 file, no .partial.
+for ranks in 1 2 3; do
+  for failing in $(printf "%s\n" 0 $((ranks - 1)) | sort -u); do
+    for point in first fourth close; do
+      [ "$ranks" -eq 1 ] && [ "$failing" -ne 0 ] && continue
+      [ "$point" = close ] && [ "$failing" -ne 0 ] && continue
+      name="eio-r${ranks}-f${failing}-${point}"
+      mkdir "$name"
+      where=(-x ZONEODE_FAULT_AFTER=0 -x ZONEODE_FAULT_ERRNO=EIO)
+      [ "$point" = fourth ] && where=(-x ZONEODE_FAULT_AFTER=3 -x ZONEODE_FAULT_ERRNO=ENOSPC)
+      [ "$point" = close ] && where=(-x ZONEODE_FAULT_OFFSET=0 -x ZONEODE_FAULT_ERRNO=EIO)
+      faults=$((faults + 1))
+      check "$name ends with exit 1" ends "$ranks" 1 "$name.log" -x LD_PRELOAD="$shim" -x ZONEODE_FAULT_RANK="$failing" \
+        -x ZONEODE_FAULT_PATH=_step000002.h5.partial "${where[@]}" \
+        "$zoneode" "${deck[@]}" --set output.prefix="$work/$name/run"
+      check "$name says which file" grep -q "run_step000002.h5" "$name.log"
+      check "$name no .partial" no_partial "$name"
+      check "$name no step-2 file" test ! -e "$name/run_step000002.h5"
+      check "$name step 1 intact" same ref_step000001.h5 "$name/run_step000001.h5"
+    done
+  done
+done
+
+# ---- The JSON summary: a write error leaves neither the file nor a .partial.
+mkdir summary
+faults=$((faults + 1))
+check "summary write error exits 1" ends 1 1 summary.log -x LD_PRELOAD="$shim" -x ZONEODE_FAULT_PATH=summary.json.partial \
+  -x ZONEODE_FAULT_ERRNO=ENOSPC "$zoneode" "${deck[@]}" --summary "$work/summary/summary.json"
+check "summary error named" grep -q "summary.json" summary.log
+check "summary: no file, no .partial" test -z "$(ls summary)"
+
+# ---- --force over a directory: refused (exit 1: found when renaming), the directory kept, no .partial.
+mkdir forcedir && mkdir forcedir/run_step000001.h5
+check "--force over a directory refused" ends 1 1 force.log "$zoneode" "${deck[@]}" --set steps.count=1 \
+  --set output.prefix="$work/forcedir/run" --force
+check "--force over a directory named" grep -q "run_step000001.h5.*[Dd]irectory" force.log
+check "--force: directory kept" test -d forcedir/run_step000001.h5
+check "--force: no .partial" no_partial forcedir
+
+# ---- Ranks started with different decks: refused together (exit 2), not run on or hung.
+faults=$((faults + 1))
+check "different decks refused" ends 1 2 decks.log "$zoneode" "${deck[@]}" : -n 1 "$zoneode" "${deck[@]}" --set zones.count=65
+check "different decks named" grep -q "rank 1 read a different deck" decks.log
+
+# ---- A read-only output folder: a clear message, exit 1 or 2, nothing left behind.
+mkdir readonly
+readonly_ready=0
+if [ "$(id -u)" -ne 0 ]; then
+  chmod a-w readonly && readonly_ready=1
+elif mount -t tmpfs -o size=1m,ro tmpfs readonly 2>/dev/null; then
+  mounted+=("$work/readonly"); readonly_ready=1
+fi
+if [ "$readonly_ready" -eq 1 ]; then
+  faults=$((faults + 1))
+  readonly_run() {
+    OMP_NUM_THREADS=1 timeout "$limit_s" "$zoneode" "${deck[@]}" --set output.prefix="$work/readonly/run" >ro.log 2>&1
+    local status=$?
+    [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  exited $status"; tail -3 ro.log; return 1; }
+  }
+  check "read-only folder ends" readonly_run
+  check "read-only folder named" grep -qE "readonly/run_step000001.h5.partial': folder '.*readonly': (Read-only file system|Permission denied)" ro.log
+  check "read-only folder: no 'remove' blamed" bash -c "! grep -q 'cannot remove' ro.log"
+else
+  echo "read-only folder: skipped (root without mount, or chmod failed)"
+fi
+
+# ---- A real full disk: a 1 MiB tmpfs (root only); a step file of ~1.3 MB does not fit.
+mkdir full
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=1m tmpfs full 2>/dev/null; then
+  mounted+=("$work/full")
+  big=("$source_dir/inputs/quick.yaml" --quiet --set zones.count=8192 --set integrator.end_time=1e-6 --set steps.count=2)
+  for ranks in 1 2 3; do
+    faults=$((faults + 1))
+    check "full disk, $ranks rank(s), exit 1" ends "$ranks" 1 "full$ranks.log" "$zoneode" "${big[@]}" --set output.prefix="$work/full/r$ranks"
+    check "full disk, $ranks rank(s), no .partial" no_partial full
+    rm -f full/*
+  done
+  faults=$((faults + 1))
+  cat /dev/zero >full/filler 2>/dev/null  # until the disk is full
+  check "full disk summary exits 1" ends 1 1 fullsum.log "$zoneode" "${deck[@]}" --summary "$work/full/summary.json"
+  check "full disk summary: no file, no .partial" test ! -e full/summary.json -a ! -e full/summary.json.partial
+  rm -f full/filler
+else
+  echo "full disk: skipped (needs root to mount a tmpfs)"
+fi
+
+# ---- kill -9 at random moments of a multi-step run with large outputs (~2.2 MB per step file):
+# every file with a final name is complete, bitwise the uninterrupted run's.
+killdeck=("$source_dir/inputs/quick.yaml" --quiet --set zones.count=16384 --set integrator.end_time=1e-6
+          --set steps.count=8 --set output.initial=true --threads 1)
+start=$SECONDS
+check "kill reference run" ends 1 0 killref.log "$zoneode" "${killdeck[@]}" --set output.prefix="$work/killref"
+run_s=$((SECONDS - start))
+RANDOM=11
+for k in $(seq 1 "$kills"); do
+  dir="kill$k"
+  mkdir "$dir"
+  delay_ms=$((RANDOM % (run_s * 1000 + 1)))
+  faults=$((faults + 1))
+  "$zoneode" "${killdeck[@]}" --set output.prefix="$work/$dir/run" >"$dir.log" 2>&1 &
+  pid=$!
+  sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  for file in "$dir"/run_step*.h5; do
+    [ -e "$file" ] || continue
+    check "kill $k after ${delay_ms} ms: $(basename "$file") complete" same "killref_$(basename "$file" | sed 's/^run_//')" "$file"
+  done
+done
+
+echo "fault_tests: $faults faults injected; $passes checks passed, $failures failed"
+[ "$failures" -eq 0 ]
