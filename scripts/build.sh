@@ -5,8 +5,12 @@ cd "$(dirname "$0")/.."
 build_dir=${ZONEODE_BUILD_DIR:-build}
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
+# ccache where installed: CI's several builds of the same sources (README, serial HDF5, presets)
+# then compile each file once.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
+  cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
 elif [ $# -gt 0 ]; then
   cmake -S . -B "$build_dir" "$@"
 fi

@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libyaml-cpp-dev libgtest-dev
   libomp-dev
   libopenmpi-dev openmpi-bin
