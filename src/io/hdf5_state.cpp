@@ -188,6 +188,16 @@ void finish(const MpiContext& mpi, bool failed, const std::string& path, const s
   if (mpi.any(!rename_error.empty())) throw std::runtime_error(mpi.broadcast(rename_error, 0));
 }
 
+// The error for a state file HDF5 could not create. HDF5 keeps the system's reason to itself: a
+// folder that cannot be written is named as such (both write paths).
+std::runtime_error create_failure(const std::string& partial) {
+  std::string folder = std::filesystem::path(partial).parent_path().string();
+  if (folder.empty()) folder = ".";
+  const bool writable = ::access(folder.c_str(), W_OK) == 0;
+  return std::runtime_error("cannot create '" + partial + "'" +
+                            (writable ? "" : ": folder '" + folder + "': " + std::strerror(errno)));
+}
+
 }  // namespace
 
 #ifdef H5_HAVE_PARALLEL
@@ -273,14 +283,7 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
     access = checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "property list");
     check(H5Pset_fapl_mpio(access, mpi.comm(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
     file = Hdf5Handle(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose);
-    if (!file.valid()) {
-      // HDF5 keeps the system's reason to itself: a folder that cannot be written is named as such.
-      std::string folder = std::filesystem::path(partial).parent_path().string();
-      if (folder.empty()) folder = ".";
-      const bool writable = ::access(folder.c_str(), W_OK) == 0;
-      throw std::runtime_error("cannot create '" + partial + "'" +
-                               (writable ? "" : ": folder '" + folder + "': " + std::strerror(errno)));
-    }
+    if (!file.valid()) throw create_failure(partial);
   });
   // Metadata (datasets, attributes) is created collectively with identical values on every rank.
   going = going && stage([&] {
@@ -324,7 +327,8 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
       const std::string partial = partial_path(path);
       const hid_t id = mpi.root() ? H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
                                   : H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-      Hdf5Handle file = checked(id, H5Fclose, "cannot " + std::string(mpi.root() ? "create '" : "open '") + partial + "'");
+      if (id < 0 && mpi.root()) throw create_failure(partial);
+      Hdf5Handle file = checked(id, H5Fclose, "cannot open '" + partial + "'");
       if (mpi.root()) create_layout(file, network, state.global_zones, attributes);
       write_blocks(file, state, network.species_count(), H5P_DEFAULT);
       file.close("cannot close '" + partial + "'");
