@@ -3,6 +3,7 @@
 #include "common/numbers.hpp"
 #include "network/work.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -46,6 +47,38 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
   }
 }
 
+namespace {
+// A JSON number, or the string "inf" (as zoneode-compare writes it) for an infinite error.
+std::string json_number(double value) { return std::isfinite(value) ? format_number_17g(value) : "\"inf\""; }
+}  // namespace
+
+std::string self_check_line(const SelfCheckResult& c) {
+  char line[512];
+  std::string text = "  self-check       ";
+  if (c.compared_zones > 0) {
+    std::snprintf(line, sizeof line,
+                  "max rel. error %.1e (zone %lld, %s), energy rate %.1e, against implicit rtol %.0e (%lld of %lld "
+                  "zones compared)",
+                  c.max_relative_error, static_cast<long long>(c.worst_zone), c.worst_species.c_str(),
+                  c.max_energy_rate_error, c.rtol, static_cast<long long>(c.compared_zones),
+                  static_cast<long long>(c.zones));
+  } else {
+    std::snprintf(line, sizeof line, "n/a: none of %lld sampled zones was ok in both the run and the reference",
+                  static_cast<long long>(c.zones));
+  }
+  text += line;
+  const auto list = [&](const char* what, const std::vector<std::int64_t>& zones) {
+    if (zones.empty()) return;
+    text += std::string("; ") + what + ":";
+    for (std::size_t k = 0; k < zones.size() && k < 8; ++k) text += " " + std::to_string(zones[k]);
+    if (zones.size() > 8) text += " (" + std::to_string(zones.size()) + " in all)";
+  };
+  list("failed in the run", c.production_failed);
+  list("reference failed", c.reference_failed);
+  std::snprintf(line, sizeof line, "; %.3f s\n", c.seconds);
+  return text + line;
+}
+
 void print_summary(const RunSummary& s, std::ostream& out) {
   char line[256];
   out << "== zoneode summary ==\n";
@@ -73,6 +106,18 @@ void print_summary(const RunSummary& s, std::ostream& out) {
                 static_cast<long long>(s.steps), static_cast<long long>(s.rejected_steps),
                 s.zones ? static_cast<double>(s.steps) / s.zones : 0.0);
   out << line;
+  if (s.work_counted) {
+    std::snprintf(line, sizeof line, "  work             %lld RHS, %lld Jacobian evaluations, %lld LU factorisations\n",
+                  static_cast<long long>(s.rhs_evaluations), static_cast<long long>(s.jacobian_evaluations),
+                  static_cast<long long>(s.factorizations));
+  } else {
+    std::snprintf(line, sizeof line,
+                  "  work             RHS n/a (not counted by this method), %lld Jacobian evaluations, %lld LU "
+                  "factorisations\n",
+                  static_cast<long long>(s.jacobian_evaluations), static_cast<long long>(s.factorizations));
+  }
+  out << line;
+  if (s.self_checked) out << self_check_line(s.self_check);
   std::snprintf(line, sizeof line, "  max mass drift   %.3e\n", s.max_mass_drift);
   out << line;
   std::snprintf(line, sizeof line, "  energy rate      %.4e .. %.4e erg/(g s)\n", s.min_energy_rate, s.max_energy_rate);
@@ -141,6 +186,9 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"failed_zone_steps\": " << s.failed_zone_steps << ",\n";
   out << "  \"steps\": " << s.steps << ",\n";
   out << "  \"rejected_steps\": " << s.rejected_steps << ",\n";
+  out << "  \"rhs_evaluations\": " << (s.work_counted ? std::to_string(s.rhs_evaluations) : "null") << ",\n";
+  out << "  \"jacobian_evaluations\": " << s.jacobian_evaluations << ",\n";
+  out << "  \"factorizations\": " << s.factorizations << ",\n";
   out << "  \"setup_seconds\": " << format_number_17g(s.setup_seconds) << ",\n";
   out << "  \"integrate_seconds\": " << format_number_17g(s.integrate_seconds) << ",\n";
   out << "  \"transfer_seconds\": " << format_number_17g(s.transfer_seconds) << ",\n";
@@ -166,6 +214,26 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"max_mass_drift\": " << format_number_17g(s.max_mass_drift) << ",\n";
   out << "  \"min_energy_generation_rate\": " << format_number_17g(s.min_energy_rate) << ",\n";
   out << "  \"max_energy_generation_rate\": " << format_number_17g(s.max_energy_rate) << ",\n";
+  if (s.self_checked) {
+    const SelfCheckResult& c = s.self_check;
+    const auto zones = [](const std::vector<std::int64_t>& list) {
+      std::string text = "[";
+      for (std::size_t k = 0; k < list.size(); ++k) text += (k ? ", " : "") + std::to_string(list[k]);
+      return text + "]";
+    };
+    const bool compared = c.compared_zones > 0;
+    out << "  \"self_check\": {\"zones\": " << c.zones << ", \"compared_zones\": " << c.compared_zones
+        << ", \"rtol\": " << format_number_17g(c.rtol) << ", \"atol\": " << format_number_17g(c.atol)
+        << ", \"max_relative_error\": " << (compared ? json_number(c.max_relative_error) : "null")
+        << ", \"worst_zone\": " << c.worst_zone << ", \"worst_species\": " << json_string(c.worst_species)
+        << ", \"energy_rate_error\": " << (compared ? json_number(c.max_energy_rate_error) : "null")
+        << ", \"energy_worst_zone\": " << c.energy_worst_zone
+        << ", \"production_failed_zones\": " << zones(c.production_failed)
+        << ", \"reference_failed_zones\": " << zones(c.reference_failed)
+        << ", \"seconds\": " << format_number_17g(c.seconds) << "},\n";
+  } else {
+    out << "  \"self_check\": null,\n";
+  }
   out << "  \"result_hash\": " << json_string(s.result_hash) << "\n";
   out << "}\n";
   return out.str();

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "cli/self_check.hpp"
 #include "integrators/settings.hpp"  // zone_status_count
 #include "network/compact.hpp"
 
@@ -37,6 +38,12 @@ struct RunSummary {
   std::int64_t steps = 0;            // accepted integrator steps over all zones and outer steps
   std::int64_t failed_zone_steps = 0;  // (zone, outer step) pairs that failed
   std::int64_t rejected_steps = 0;
+  // Work over all zones and outer steps, as the method counts it (ZoneResult); the asymptotic
+  // method does not count its flux evaluations (work_counted false: RHS reported as n/a).
+  bool work_counted = false;
+  std::int64_t rhs_evaluations = 0;
+  std::int64_t jacobian_evaluations = 0;
+  std::int64_t factorizations = 0;
   std::array<std::int64_t, zone_status_count> zones_by_status{};  // in the last outer step
   double setup_seconds = 0;          // deck, network and zone set-up (not in the figure of merit)
   double integrate_seconds = 0;      // the figure of merit's time: integration only (max over ranks)
@@ -61,6 +68,8 @@ struct RunSummary {
   double rebalance_seconds = 0;        // re-cutting and moving zones (max over ranks; not in the figure of merit)
   std::int64_t stopped_after_outer_step = -1;  // stopped by a signal after this step; -1: ran to the end
   std::string checkpoint;              // the checkpoint written when stopped, "" for none
+  bool self_checked = false;           // validation.sample_zones > 0
+  SelfCheckResult self_check;          // after the last outer step run
 
   std::int64_t failed_zones() const { return zones - zones_by_status[0]; }
   double write_bandwidth() const { return output_seconds > 0 ? output_bytes / output_seconds : 0.0; }
@@ -68,6 +77,8 @@ struct RunSummary {
 };
 
 void print_summary(const RunSummary& summary, std::ostream& out);
+// The summary's self-check line: "  self-check       max rel. error 3.1e-02 (zone 517, ...) ...\n".
+std::string self_check_line(const SelfCheckResult& check);
 std::string summary_json(const RunSummary& summary);
 
 }  // namespace zoneode

@@ -14,6 +14,7 @@
 #include "backends/backend.hpp"
 #include "cli/cli.hpp"
 #include "cli/report.hpp"
+#include "cli/self_check.hpp"
 #include "cli/signals.hpp"
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
@@ -161,16 +162,22 @@ void integrate_all(Backend& backend, ZoneBatch& batch, double& integrate_seconds
 
 // The per-zone statistics of one outer step, added to the run's totals.
 void add_step_statistics(const ZoneBatch& batch, const MpiContext& mpi, RunSummary& summary, double& max_drift) {
-  std::int64_t local_steps = 0, local_rejected = 0, local_failed = 0;
+  std::int64_t local_steps = 0, local_rejected = 0, local_failed = 0, local_rhs = 0, local_jacobians = 0, local_lu = 0;
   for (const ZoneResult& result : batch.results) {
     max_drift = std::fmax(max_drift, result.max_mass_drift);
     local_steps += result.steps;
     local_rejected += result.rejected_steps;
     local_failed += result.status != zone_ok ? 1 : 0;
+    local_rhs += result.rhs_evaluations;
+    local_jacobians += result.jacobian_evaluations;
+    local_lu += result.factorizations;
   }
   summary.steps += mpi.sum(local_steps);
   summary.rejected_steps += mpi.sum(local_rejected);
   summary.failed_zone_steps += mpi.sum(local_failed);
+  summary.rhs_evaluations += mpi.sum(local_rhs);
+  summary.jacobian_evaluations += mpi.sum(local_jacobians);
+  summary.factorizations += mpi.sum(local_lu);
 }
 
 // Statistics of the last outer step, reduced over ranks, and the result hash.
@@ -298,6 +305,17 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   summary.first_outer_step = plan.first_step;
   summary.outer_steps = plan.last_step - plan.first_step + 1;
   summary.decomposition = std::string(decomposition_name(deck.zones.decomposition));
+  summary.work_counted = deck.integrator.method == IntegrationMethod::implicit;
+
+  // The accuracy self-check starts from the zones' state before the first outer step of this run.
+  std::unique_ptr<SelfCheck> self_check;
+  if (deck.validation.sample_zones > 0) {
+    collectively(mpi, exit_runtime_error, [&] {
+      self_check = std::make_unique<SelfCheck>(mpi, deck.validation, deck.integrator, network, compact, batch,
+                                               plan.zones);
+    });
+    summary.self_checked = true;
+  }
 
   std::vector<double> energy;
   std::vector<std::int64_t> steps;
@@ -340,6 +358,16 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
     attributes.threads = described.threads;
     attributes.integrate_seconds = summary.integrate_seconds;
     attributes.checkpoint = checkpoint;
+    if (self_check && step >= plan.first_step) {
+      const SelfCheckResult& check = self_check->result();
+      attributes.self_checked = true;
+      attributes.self_check_max_relative_error = check.compared_zones > 0 ? check.max_relative_error : NAN;
+      attributes.self_check_energy_rate_error = check.compared_zones > 0 ? check.max_energy_rate_error : NAN;
+      attributes.self_check_worst_zone = check.worst_zone;
+      attributes.self_check_zones = check.zones;
+      attributes.self_check_compared_zones = check.compared_zones;
+      attributes.self_check_rtol = check.rtol;
+    }
     const std::string file = checkpoint ? checkpoint_file(deck.output) : deck.output.file(step);
     mpi.barrier();
     const double write_start = MPI_Wtime();
@@ -377,6 +405,12 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
       batch.density[zone] *= deck.steps.density_factor;
     }
     add_step_statistics(batch, mpi, summary, max_drift);
+    if (self_check) {
+      collectively(mpi, exit_runtime_error, [&] {
+        summary.self_check =
+            self_check->after_outer_step(batch, deck.steps.temperature_factor, deck.steps.density_factor);
+      });
+    }
     if (deck.output.writes(step, plan.last_step)) write_step(step, false);
 
     // Stop requests: every rank agrees (one reduction) before any acts on them.

@@ -152,6 +152,15 @@ RunDeck read_run(DeckSection section) {
   return run;
 }
 
+ValidationDeck read_validation(DeckSection section) {
+  ValidationDeck validation;
+  validation.sample_zones = section.integer("sample_zones", validation.sample_zones, 0, 100000);
+  validation.sample_rtol = section.number("sample_rtol", validation.sample_rtol, {1e-14, 1e-3, false});
+  validation.sample_atol = section.number("sample_atol", validation.sample_atol, positive());
+  section.finish();
+  return validation;
+}
+
 }  // namespace
 
 std::string OutputDeck::file(std::int64_t step) const {
@@ -172,6 +181,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.steps = read_steps(root.section("steps"));
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
+  deck.validation = read_validation(root.section("validation"));
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;

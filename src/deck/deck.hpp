@@ -79,6 +79,14 @@ struct RunDeck {
   std::string summary;        // JSON summary file, "" for none
 };
 
+// The accuracy self-check (cli/self_check.hpp): sampled zones integrated alongside the run with the
+// implicit method at a tight tolerance.
+struct ValidationDeck {
+  std::int64_t sample_zones = 0;  // 0: off
+  double sample_rtol = 1e-10;     // the reference's relative tolerance
+  double sample_atol = 1e-25;     // the reference's absolute tolerance [mol/g]
+};
+
 struct Deck {
   std::string file;
   NetworkSpec network;
@@ -87,6 +95,7 @@ struct Deck {
   StepsDeck steps;
   OutputDeck output;
   RunDeck run;
+  ValidationDeck validation;
   std::string resolved_yaml;  // every key with its value, defaults included: a deck that repeats the run
 };
 

@@ -138,6 +138,14 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   write_scalar_attribute(file, layout::threads, std::int32_t{a.threads});
   write_scalar_attribute(file, layout::integrate_seconds, a.integrate_seconds);
   write_scalar_attribute(file, layout::checkpoint, std::int32_t{a.checkpoint ? 1 : 0});
+  if (a.self_checked) {
+    write_scalar_attribute(file, layout::self_check_max_relative_error, a.self_check_max_relative_error);
+    write_scalar_attribute(file, layout::self_check_energy_rate_error, a.self_check_energy_rate_error);
+    write_scalar_attribute(file, layout::self_check_worst_zone, a.self_check_worst_zone);
+    write_scalar_attribute(file, layout::self_check_zones, a.self_check_zones);
+    write_scalar_attribute(file, layout::self_check_compared_zones, a.self_check_compared_zones);
+    write_scalar_attribute(file, layout::self_check_rtol, a.self_check_rtol);
+  }
   if (!column_failure.empty()) throw std::runtime_error(column_failure);
 }
 

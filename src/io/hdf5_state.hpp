@@ -33,6 +33,14 @@ struct StateAttributes {
   int threads = 1;
   double integrate_seconds = 0.0;  // integration time so far (max over ranks)
   bool checkpoint = false;         // a checkpoint of a stopped run, not an output
+  // The accuracy self-check of this step (validation.sample_zones); written only when self_checked.
+  bool self_checked = false;
+  double self_check_max_relative_error = 0.0;  // NaN: no zone compared
+  double self_check_energy_rate_error = 0.0;
+  std::int64_t self_check_worst_zone = -1;
+  std::int64_t self_check_zones = 0;
+  std::int64_t self_check_compared_zones = 0;
+  double self_check_rtol = 0.0;
 };
 
 // This rank's zones: `block` of `global_zones`, arrays of block.count (abundances: x species).

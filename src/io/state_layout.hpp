@@ -80,6 +80,20 @@ inline constexpr Attribute integrate_seconds{"integrate_seconds", "wall_seconds"
 inline constexpr Attribute checkpoint{"checkpoint", nullptr, ElementType::int32, false,
                                       "1: a checkpoint of a run stopped by a signal (continue with --restart); 0: an output"};
 
+// The accuracy self-check (validation.sample_zones), written only by runs that do it; provenance.
+inline constexpr Attribute self_check_max_relative_error{
+    "self_check_max_relative_error", nullptr, ElementType::float64, false,
+    "largest relative error of a significant abundance against the implicit reference (sampled zones ok in both)"};
+inline constexpr Attribute self_check_energy_rate_error{"self_check_energy_rate_error", nullptr, ElementType::float64,
+                                                        false, "largest relative error of the energy generation rate"};
+inline constexpr Attribute self_check_worst_zone{"self_check_worst_zone", nullptr, ElementType::int64, false,
+                                                 "global index of the zone with the largest abundance error (-1: none)"};
+inline constexpr Attribute self_check_zones{"self_check_zones", nullptr, ElementType::int64, false, "zones sampled"};
+inline constexpr Attribute self_check_compared_zones{"self_check_compared_zones", nullptr, ElementType::int64, false,
+                                                     "sampled zones ok in both the run and the reference"};
+inline constexpr Attribute self_check_rtol{"self_check_rtol", nullptr, ElementType::float64, false,
+                                           "the implicit reference's rtol"};
+
 inline constexpr Attribute attributes[] = {time, outer_step, network_hash, version, deck, zoneode_version, git_commit,
                                            compiler, backend, kernel_variant, device, launch, hdf5, ranks, threads, integrate_seconds,
                                            checkpoint};
