@@ -8,7 +8,12 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 # ccache where installed: CI's several builds of the same sources (README, serial HDF5, presets)
 # then compile each file once.
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Paths under the source tree are hashed relative to it (CCACHE_BASEDIR), so that the same file built
+# in build/, build-serial/ and build-<preset>/ is one cache entry.
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
 elif [ $# -gt 0 ]; then
