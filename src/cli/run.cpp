@@ -2,14 +2,18 @@
 // backend, write the state files and report. Nothing here depends on which backend or method runs:
 // backends/backend.hpp is the only interface used.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "backends/backend.hpp"
 #include "cli/cli.hpp"
@@ -141,14 +145,28 @@ void check_outputs_free(const CliOptions& options, const Deck& deck, const RunPl
 }
 
 // The folders of the outputs (state files, summary) exist before any work: created where
-// missing, or the reason they cannot be is the error.
+// missing, or the reason they cannot be is the error. And a file can be made in each: a probe
+// file is created and removed (access() is not enough: root ignores permission bits, not a
+// read-only file system), so a folder that cannot be written stops the run before the integration.
 void prepare_output_folders(const Deck& deck) {
-  for (const std::string& file : {deck.output.prefix.empty() ? std::string() : deck.output.file(0), deck.run.summary}) {
-    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    if (folder.empty()) continue;
+  const std::pair<std::string, std::string> outputs[] = {
+      {deck.output.prefix.empty() ? std::string() : deck.output.file(0), "output.prefix '" + deck.output.prefix + "'"},
+      {deck.run.summary, "summary '" + deck.run.summary + "'"}};
+  for (const auto& [file, of] : outputs) {
+    if (file.empty()) continue;
+    std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (folder.empty()) folder = ".";
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) throw InputError("cannot create the output folder '" + folder.string() + "': " + error.message());
+    std::string probe = (folder / ".zoneode-write-probe-XXXXXX").string();
+    const int descriptor = mkstemp(probe.data());
+    if (descriptor < 0)
+      throw InputError("cannot write in the output folder '" + folder.string() + "' of " + of + ": " +
+                       std::strerror(errno));
+    close(descriptor);
+    if (unlink(probe.c_str()) != 0)
+      throw InputError("cannot remove '" + probe + "' from the output folder: " + std::strerror(errno));
   }
 }
 

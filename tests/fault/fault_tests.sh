@@ -93,7 +93,8 @@ faults=$((faults + 1))
 check "different decks refused" ends 1 2 decks.log "$zoneode" "${deck[@]}" : -n 1 "$zoneode" "${deck[@]}" --set zones.count=65
 check "different decks named" grep -q "rank 1 read a different deck" decks.log
 
-# ---- A read-only output folder: a clear message, exit 1 or 2, nothing left behind.
+# ---- A read-only output folder: found before any work (a probe file in the output-folder check;
+# it was found at the first write, after the integration): exit 2, the folder and the reason named.
 mkdir readonly
 readonly_ready=0
 if [ "$(id -u)" -ne 0 ]; then
@@ -103,14 +104,24 @@ elif mount -t tmpfs -o size=1m,ro tmpfs readonly 2>/dev/null; then
 fi
 if [ "$readonly_ready" -eq 1 ]; then
   faults=$((faults + 1))
-  readonly_run() {
-    OMP_NUM_THREADS=1 timeout "$limit_s" "$zoneode" "${deck[@]}" --set output.prefix="$work/readonly/run" >ro.log 2>&1
+  readonly_run() {  # readonly_run LOG ARGS...
+    local log=$1; shift
+    OMP_NUM_THREADS=1 timeout "$limit_s" "$zoneode" "${deck[@]}" "$@" >"$log" 2>&1
     local status=$?
-    [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  exited $status"; tail -3 ro.log; return 1; }
+    [ "$status" -eq 2 ] || { echo "  exited $status, expected 2"; tail -3 "$log"; return 1; }
   }
-  check "read-only folder ends" readonly_run
-  check "read-only folder named" grep -qE "readonly/run_step000001.h5.partial': folder '.*readonly': (Read-only file system|Permission denied)" ro.log
+  # No integration: the zones line (printed once the zones are built, before the first step), the
+  # summary and its result hash never come.
+  not_integrated() { ! grep -qE "^zones [0-9]+ on|result hash" "$1" || { echo "  integrated:"; grep -E "^zones|result hash" "$1"; return 1; }; }
+  check "read-only folder refused" readonly_run ro.log --set output.prefix="$work/readonly/run"
+  check "read-only folder named" grep -qE "cannot write in the output folder '.*readonly' of output.prefix '.*readonly/run': (Read-only file system|Permission denied)" ro.log
+  check "read-only folder: before the integration" not_integrated ro.log
   check "read-only folder: no 'remove' blamed" bash -c "! grep -q 'cannot remove' ro.log"
+  faults=$((faults + 1))
+  check "read-only summary folder refused" readonly_run rosum.log --summary "$work/readonly/summary.json"
+  check "read-only summary folder named" grep -qE "cannot write in the output folder '.*readonly' of summary '.*readonly/summary.json': (Read-only file system|Permission denied)" rosum.log
+  check "read-only summary folder: before the integration" not_integrated rosum.log
+  check "read-only folder: left empty" test -z "$(ls -A readonly)"
 else
   echo "read-only folder: skipped (root without mount, or chmod failed)"
 fi
