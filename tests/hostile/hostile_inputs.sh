@@ -87,6 +87,41 @@ check "40k-entry composition refused" refused bigmap.log "bigmap.yaml:1[0-9]:[0-
 big_s=$(echo "$(date +%s.%N) - $start" | bc)
 check "40k entries in under 40 times the time of 4k ($big_s s vs $small_s s)" test "$(echo "$big_s < 40 * $small_s + 0.5" | bc)" -eq 1
 
+# ---- Network readers: a bad value of 5 MB is quoted in part (REACLIB, nuclide list, network file),
+# as the deck's are; the messages echoed the whole line (refused() checks the line length).
+x5mb() { head -c 5000000 /dev/zero | tr '\0' x; }
+network_deck() {  # network_deck FILE NETWORK: quick.yaml with another network section
+  { echo "network: $2"; sed -n '/^zones:/,$p' "$deck"; } >"$1"
+}
+{ x5mb; echo; } >chapter.reaclib
+network_deck chapter.yaml "{source: reaclib, file: chapter.reaclib, nuclides: [he4, c12]}"
+check "REACLIB 5 MB chapter line quoted in part" refused chapter.log \
+  "chapter\.reaclib:1: chapter line 'x{80}\.\.\. \(5000000 bytes\)' is not a chapter number" chapter.yaml --quiet
+coefficients=' 0.000000e+00 0.000000e+00 0.000000e+00 0.000000e+00'
+{ printf '1\n%5s%-5s%-5s%20s%8s%-4s%s%s%3s%s' '' he4 c12 '' '' test n ' ' '' 1.0; x5mb; printf '\n%s\n%s\n' "$coefficients" "${coefficients:0:39}"; } >qvalue.reaclib
+network_deck qvalue.yaml "{source: reaclib, file: qvalue.reaclib, nuclides: [he4, c12]}"
+check "REACLIB 5 MB Q value quoted in part" refused qvalue.log \
+  "qvalue\.reaclib:2: Q value '1\.0x{77}\.\.\. \(5000003 bytes\)' is not a number" qvalue.yaml --quiet
+{ echo he4; x5mb; echo; } >keep.nuclides
+network_deck keep.yaml "{source: reaclib, file: chapter.reaclib, nuclides_file: keep.nuclides}"
+check "nuclide list 5 MB name quoted in part" refused keep.log \
+  "keep\.nuclides:2: 'x{80}\.\.\. \(5000000 bytes\)' is not a nuclide name" keep.yaml --quiet
+network_file="$source_dir/tests/fuzz/seeds/network_file/quick.network"  # its line 5: "n 0 1 8.07..."
+{ x5mb; echo; tail -n +2 "$network_file"; } >magic.network
+network_deck magic.yaml "{source: file, file: magic.network}"
+check "network file 5 MB magic line quoted in part" refused magic.log \
+  "magic\.network:1: bad magic line 'x{80}\.\.\. \(5000000 bytes\)'" magic.yaml --quiet
+{ head -n 4 "$network_file"; printf 'n 0'; x5mb; sed -n '5s/^n 0//p' "$network_file"; tail -n +6 "$network_file"; } >number.network
+network_deck number.yaml "{source: file, file: number.network}"
+check "network file 5 MB number quoted in part" refused number.log \
+  "number\.network:5: bad number '0x{79}\.\.\. \(5000001 bytes\)' for Z" number.yaml --quiet
+{ x5mb; echo; } >x5mb.txt
+awk 'NR == FNR { x = $0; next } /^reaction / && !done { sub(/ -> /, " n" x " -> "); done = 1 } { print }' \
+  x5mb.txt "$network_file" >species.network
+network_deck species.yaml "{source: file, file: species.network}"
+check "network file 5 MB species name quoted in part" refused species.log \
+  "species\.network:[0-9]+: unknown species 'nx{79}\.\.\. \(5000001 bytes\)'" species.yaml --quiet
+
 # A zone count too large to hold: was std::bad_alloc, exit 1, no key named (or, below the address
 # space but beyond the memory, the OOM killer mid-run). Refused before any work or file: no folder made.
 check "4e12 zones refused (--set)" refused count.log "^zoneode: --set zones\.count=4000000000000: zones\.count: 4000000000000 zones need 1008000000000000 bytes of memory \(252 bytes per zone.*\), more than .*; at most [0-9]+ zones fit" \
