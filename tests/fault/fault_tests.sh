@@ -93,6 +93,27 @@ faults=$((faults + 1))
 check "different decks refused" ends 1 2 decks.log "$zoneode" "${deck[@]}" : -n 1 "$zoneode" "${deck[@]}" --set zones.count=65
 check "different decks named" grep -q "rank 1 read a different deck" decks.log
 
+# ---- A stale Open MPI semaphore: ompio's sharedfp sm component holds /dev/shm/sem.OMPIO_<file name>
+# (host-wide) during MPI_File_open; a run killed while holding it leaves it at 0 and every later run
+# writing a file of that name hung in MPI_File_open (zoneode leaves sm out: mpi_context.cpp). Made
+# here with sem_open (a name of this test's own: other jobs on the host share the namespace).
+stale_name="stale$$_step000001.h5.partial"
+if [ -d /dev/shm ] && /usr/bin/python3 -c "
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sem_open.restype = ctypes.c_void_p
+libc.sem_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+assert libc.sem_open(b'/OMPIO_$stale_name', os.O_CREAT, 0o644, 0) not in (None, 0)" 2>/dev/null; then
+  mkdir stale
+  faults=$((faults + 1))
+  check "stale sharedfp semaphore: 2 ranks write" ends 2 0 stale.log "$zoneode" "${deck[@]}" --set steps.count=1 \
+    --set output.prefix="$work/stale/stale$$"
+  check "stale sharedfp semaphore: step 1 complete" same ref_step000001.h5 "stale/stale${$}_step000001.h5"
+  rm -f "/dev/shm/sem.OMPIO_$stale_name"
+else
+  echo "stale sharedfp semaphore: skipped (no /dev/shm or no sem_open through python3)"
+fi
+
 # ---- A read-only output folder: found before any work (a probe file in the output-folder check;
 # it was found at the first write, after the integration): exit 2, the folder and the reason named.
 mkdir readonly
