@@ -5,6 +5,9 @@
 # outputs. Every faulty run must end within a time limit with its exit code and a message, leave no
 # .partial, and leave every file with a final name complete (bitwise the reference's step).
 # Usage: fault_tests.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR MPIEXEC SHIM [KILLS (default 10)]
+# With ZONEODE_OUTCOMES=FILE every faulty run appends "CASE EXIT_STATUS EXPECTED" to FILE (a kill:
+# "CASE killed FILES_COMPLETE/FILES"), to count outcomes for any binary (tests/fault/outcomes.sh);
+# ZONEODE_FAULT_LIMIT_S (default 120) is the time limit of one faulty run.
 set -uo pipefail
 zoneode=$1
 compare=$2
@@ -26,7 +29,8 @@ mpi_flags=(--oversubscribe)
 failures=0
 passes=0
 faults=0
-limit_s=120
+limit_s=${ZONEODE_FAULT_LIMIT_S:-120}
+outcome() { [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$*" >>"$ZONEODE_OUTCOMES"; return 0; }
 # The write watchdog (io/hdf5_state.cpp) ends a write stuck in a collective HDF5 call after this.
 export ZONEODE_WRITE_TIMEOUT_S=10
 
@@ -39,6 +43,7 @@ ends() {
   local ranks=$1 expected=$2 log=$3; shift 3
   OMP_NUM_THREADS=1 timeout "$limit_s" "$mpiexec" "${mpi_flags[@]}" -x ZONEODE_WRITE_TIMEOUT_S -n "$ranks" "$@" >"$log" 2>&1
   local status=$?
+  outcome "${log%.log}" "$status" "$expected"
   [ "$status" -eq "$expected" ] || { echo "  $ranks rank(s): exited $status, expected $expected"; tail -5 "$log"; return 1; }
 }
 no_partial() { ! ls "$1"/*.partial >/dev/null 2>&1 || { echo "  left: $(ls "$1"/*.partial)"; return 1; }; }
@@ -129,6 +134,7 @@ if [ "$readonly_ready" -eq 1 ]; then
     local log=$1; shift
     OMP_NUM_THREADS=1 timeout "$limit_s" "$zoneode" "${deck[@]}" "$@" >"$log" 2>&1
     local status=$?
+    outcome "${log%.log}" "$status" 2
     [ "$status" -eq 2 ] || { echo "  exited $status, expected 2"; tail -3 "$log"; return 1; }
   }
   # No integration: the zones line (printed once the zones are built, before the first step), the
@@ -186,10 +192,14 @@ for k in $(seq 1 "$kills"); do
   sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  complete=0 files=0
   for file in "$dir"/run_step*.h5; do
     [ -e "$file" ] || continue
-    check "kill $k after ${delay_ms} ms: $(basename "$file") complete" same "killref_$(basename "$file" | sed 's/^run_//')" "$file"
+    files=$((files + 1))
+    check "kill $k after ${delay_ms} ms: $(basename "$file") complete" same "killref_$(basename "$file" | sed 's/^run_//')" "$file" &&
+      complete=$((complete + 1))
   done
+  outcome "kill$k" killed "$complete/$files"
 done
 
 echo "fault_tests: $faults faults injected; $passes checks passed, $failures failed"

@@ -3,7 +3,9 @@
 # line or dataset) and the key, within a time limit; none crashes, hangs or is silently accepted.
 # Usage: hostile_inputs.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR [PYTHON]
 # The HDF5 cases are made with h5py (make_state_files.py); without it they are skipped, unless
-# CI=true, where that is a failure.
+# CI=true, where that is a failure. With ZONEODE_OUTCOMES=FILE each hostile case also appends
+# "CASE EXIT_STATUS pass|fail" to FILE, to count outcomes by class for any binary, an old one
+# included (tests/fault/outcomes.sh).
 set -uo pipefail
 zoneode=$1
 compare=$2
@@ -16,6 +18,10 @@ failures=0
 passes=0
 limit_s=30  # per command: a hang is a failure, not a stuck test
 
+outcome() {  # outcome CASE STATUS RESULT: for ZONEODE_OUTCOMES
+  [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$1 $2 $3" >>"$ZONEODE_OUTCOMES"
+  [ "$3" = pass ]
+}
 check() {  # check NAME COMMAND...
   local name=$1; shift
   if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
@@ -29,12 +35,15 @@ refused() {
   timeout "$limit_s" "$zoneode" "$@" >"$log" 2>&1
   local status=$?
   if [ "$status" -ne 2 ]; then
-    echo "  zoneode $(printf '%.200s' "$*") exited $status, expected 2"; tail -c 600 "$log"; echo; return 1
+    echo "  zoneode $(printf '%.200s' "$*") exited $status, expected 2"; tail -c 600 "$log"; echo
+    outcome "${log%.log}" "$status" fail; return 1
   fi
-  grep -qE -- "$pattern" "$log" || { echo "  message does not match '$pattern':"; tail -c 600 "$log"; echo; return 1; }
+  grep -qE -- "$pattern" "$log" || { echo "  message does not match '$pattern':"; tail -c 600 "$log"; echo
+                                     outcome "${log%.log}" "$status" fail; return 1; }
   # One short message: a bad value is quoted in part, never whole.
   local longest; longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$log")
-  [ "$longest" -le 400 ] || { echo "  a message line of $longest characters"; return 1; }
+  [ "$longest" -le 400 ] || { echo "  a message line of $longest characters"; outcome "${log%.log}" "$status" fail; return 1; }
+  outcome "${log%.log}" "$status" pass
 }
 
 deck="$source_dir/inputs/quick.yaml"
@@ -179,7 +188,9 @@ else
   compare_refuses() {
     timeout "$limit_s" "$compare" zones_2e59.h5 zones_2e59.h5 --quiet >cmp59.log 2>&1
     local status=$?
-    [ "$status" -eq 2 ] && grep -q "zones_2e59.h5: /abundances: declares" cmp59.log || { echo "  exit $status"; cat cmp59.log; return 1; }
+    [ "$status" -eq 2 ] && grep -q "zones_2e59.h5: /abundances: declares" cmp59.log || { echo "  exit $status"; cat cmp59.log
+                                                                                      outcome compare_2e59 "$status" fail; return 1; }
+    outcome compare_2e59 "$status" pass
   }
   check "compare [2^59][16] refused at once" compare_refuses
   # Every hostile file through zoneode-compare: a difference or an error, never a crash or a hang.
@@ -188,7 +199,9 @@ else
     compare_ends() {
       timeout "$limit_s" "$compare" base_step000001.h5 "$1.h5" --quiet >/dev/null 2>&1
       local status=$?
-      [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  zoneode-compare on $1.h5 exited $status"; return 1; }
+      [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  zoneode-compare on $1.h5 exited $status"
+                                                       outcome "compare_$1" "$status" fail; return 1; }
+      outcome "compare_$1" "$status" pass
     }
     check "compare $file ends with 1 or 2" compare_ends "$file"
   done
