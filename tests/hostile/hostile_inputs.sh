@@ -140,7 +140,7 @@ sed 's/count: 512/count: 4000000000000/' "$deck" >count.yaml
 check "4e12 zones refused (deck)" refused count2.log "^zoneode: count\.yaml:8:10: zones\.count: 4000000000000 zones need [0-9]+ bytes" count.yaml --quiet
 # Under ulimit -v (skipped where the binary cannot run under one, as with AddressSanitizer): beyond
 # it, refused before allocating; just below it, the allocation fails and names the key too.
-if (ulimit -v 3000000 && "$zoneode" "$deck" "${small[@]}" >/dev/null 2>&1); then
+if (ulimit -v 3000000 && "$zoneode" "$deck" "${small[@]}" >/dev/null 2>&1) 2>/dev/null; then
   refused_3gb() { (ulimit -v 3000000 && refused "$@"); }
   check "20M zones over ulimit -v refused" refused_3gb ulimit.log "zones\.count: 20000000 zones need [0-9]+ bytes of memory .*more than RLIMIT_AS" \
     "$deck" --quiet --set zones.count=20000000
