@@ -2,14 +2,18 @@
 // backend, write the state files and report. Nothing here depends on which backend or method runs:
 // backends/backend.hpp is the only interface used.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "backends/backend.hpp"
 #include "cli/cli.hpp"
@@ -25,10 +29,12 @@
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "io/hdf5_state.hpp"
+#include "io/state_layout.hpp"
 #include "io/zone_input.hpp"
 #include "network/compact.hpp"
 #include "network/load.hpp"
 #include "zones/zone_batch.hpp"
+#include "zones/zone_memory.hpp"
 #include "zones/zones.hpp"
 #include "zoneode_version.hpp"
 
@@ -77,13 +83,30 @@ struct RunPlan {
   std::int64_t first_step = 1;
   std::int64_t last_step = 1;
   std::string zone_file;  // the restart or from_file state file; "" when the deck builds the zones
+  std::string zones_from;  // where the zone count comes from, for errors: the deck key or file and dataset
   ZoneBlock block;        // this rank's
 };
+
+// Zones this rank cannot hold are bad input, refused before any work or file (issue 11).
+void check_zones_fit(const RunPlan& plan, int species, const MpiContext& mpi) {
+  const std::uint64_t per_zone = host_bytes_per_zone(species);
+  const MemoryLimit limit = host_memory_limit(mpi.local_size());
+  std::uint64_t bytes = 0;
+  const bool overflow = __builtin_mul_overflow(static_cast<std::uint64_t>(plan.block.count), per_zone, &bytes);
+  if (!overflow && bytes <= limit.bytes) return;
+  const std::string held = mpi.size() > 1 ? ", " + std::to_string(plan.block.count) + " on this rank," : "";
+  throw InputError(plan.zones_from + ": " + std::to_string(plan.zones) + " zones" + held + " need " +
+                   (overflow ? std::string("over 2^64") : std::to_string(bytes)) + " bytes of memory (" +
+                   std::to_string(per_zone) + " bytes per zone: T9, rho, " + std::to_string(species) +
+                   " abundances, its result and output columns), more than " + limit.what + "; at most " +
+                   std::to_string(limit.bytes / per_zone) + " zones fit per rank");
+}
 
 RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& network, const std::string& hash,
                  const MpiContext& mpi) {
   RunPlan plan;
   plan.zones = deck.zones.count;
+  plan.zones_from = deck.zones.count_where + ": zones.count";
   plan.last_step = deck.steps.count;
   if (!options.restart.empty()) {
     const StateFileInfo restart = read_state_info(options.restart);
@@ -98,14 +121,18 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
     plan.first_step = restart.outer_step + 1;
     plan.zones = restart.zones;
     plan.zone_file = options.restart;
+    plan.zones_from = "--restart: '" + options.restart + "': /" + std::string(state_layout::abundances.name);
   } else if (!deck.zones.from_file.empty()) {
     const StateFileInfo input = read_state_info(deck.zones.from_file);
     check_state_file_matches(deck.zones.from_file_where + ": zones.from_file", deck.zones.from_file, input, network,
                              deck.zones.count);
     plan.zones = input.zones;
     plan.zone_file = deck.zones.from_file;
+    plan.zones_from = deck.zones.from_file_where + ": zones.from_file: '" + deck.zones.from_file + "': /" +
+                      std::string(state_layout::abundances.name);
   }
   plan.block = zone_block(plan.zones, mpi.size(), mpi.rank());
+  check_zones_fit(plan, network.species_count(), mpi);
   return plan;
 }
 
@@ -119,14 +146,28 @@ void check_outputs_free(const CliOptions& options, const Deck& deck, const RunPl
 }
 
 // The folders of the outputs (state files, summary) exist before any work: created where
-// missing, or the reason they cannot be is the error.
+// missing, or the reason they cannot be is the error. And a file can be made in each: a probe
+// file is created and removed (access() is not enough: root ignores permission bits, not a
+// read-only file system), so a folder that cannot be written stops the run before the integration.
 void prepare_output_folders(const Deck& deck) {
-  for (const std::string& file : {deck.output.prefix.empty() ? std::string() : deck.output.file(0), deck.run.summary}) {
-    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    if (folder.empty()) continue;
+  const std::pair<std::string, std::string> outputs[] = {
+      {deck.output.prefix.empty() ? std::string() : deck.output.file(0), "output.prefix '" + deck.output.prefix + "'"},
+      {deck.run.summary, "summary '" + deck.run.summary + "'"}};
+  for (const auto& [file, of] : outputs) {
+    if (file.empty()) continue;
+    std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    if (folder.empty()) folder = ".";
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) throw InputError("cannot create the output folder '" + folder.string() + "': " + error.message());
+    std::string probe = (folder / ".zoneode-write-probe-XXXXXX").string();
+    const int descriptor = mkstemp(probe.data());
+    if (descriptor < 0)
+      throw InputError("cannot write in the output folder '" + folder.string() + "' of " + of + ": " +
+                       std::strerror(errno));
+    close(descriptor);
+    if (unlink(probe.c_str()) != 0)
+      throw InputError("cannot remove '" + probe + "' from the output folder: " + std::strerror(errno));
   }
 }
 
@@ -283,8 +324,22 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   collectively(mpi, exit_runtime_error, [&] { backend->prepare(compact, deck.integrator); });
   const BackendDescription described = backend->describe();
 
+  // The zones' memory: what check_zones_fit passed may still not be there (other processes, this
+  // one's own); that too is the zone count's fault, named as such (exit 2), not a bare bad_alloc.
+  auto allocate_zones = [&](auto&& allocate) {
+    collectively(mpi, exit_input_error, [&] {
+      try {
+        allocate();
+      } catch (const std::exception& error) {  // std::bad_alloc, std::length_error
+        throw InputError(plan.zones_from + ": " + std::to_string(plan.zones) + " zones: cannot allocate the " +
+                         std::to_string(plan.block.count) + " zones of this rank, " +
+                         std::to_string(host_bytes_per_zone(network.species_count())) + " bytes each (" +
+                         error.what() + ")");
+      }
+    });
+  };
   ZoneBatch batch;
-  collectively(mpi, exit_runtime_error, [&] { batch.resize(plan.block.count, network.species_count()); });
+  allocate_zones([&] { batch.resize(plan.block.count, network.species_count()); });
   batch.first_global_index = plan.block.first;
   collectively(mpi, exit_input_error, [&] { build_zones(deck, network, plan, batch); });
   out << "zones " << plan.zones << " on " << mpi.size() << " rank(s), " << integration_method_name(deck.integrator.method)
@@ -321,7 +376,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   std::vector<std::int64_t> steps;
   std::vector<std::int32_t> status;
   std::vector<double> time_reached;
-  collectively(mpi, exit_runtime_error, [&] {
+  allocate_zones([&] {
     energy.assign(batch.count, 0.0);
     steps.assign(batch.count, 0);
     status.assign(batch.count, 0);

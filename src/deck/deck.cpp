@@ -83,6 +83,7 @@ ZonesDeck read_zones(DeckSection section) {
     return zones;
   }
   zones.count = section.integer("count", std::nullopt, 1);
+  zones.count_where = section.where("count");
   zones.seed = static_cast<std::uint64_t>(section.integer("seed", 1, 0));
   zones.decomposition = section.choice("decomposition", Decomposition::cost, decompositions, decomposition_name);
   zones.temperature = read_field(section.section("temperature", true), "[GK]");

@@ -44,6 +44,7 @@ struct ZonesDeck {
   std::string from_file;      // T9, rho and abundances from an HDF5 file (instead of the fields below)
   std::string from_file_where;  // deck location of from_file, for errors found reading it
   std::int64_t count = 0;     // 0 with from_file: as many as the file holds
+  std::string count_where;    // deck location of count ("file:line:col" or "--set ..."), for the memory check
   std::uint64_t seed = 0;
   FieldProfile temperature;   // T9 [GK]
   FieldProfile density;       // rho [g/cm^3]

@@ -1,8 +1,19 @@
 #include "decomposition/mpi_context.hpp"
 
+#include <cstdlib>
+
 namespace zoneode {
 
 MpiContext::MpiContext(int* argc, char*** argv) {
+  // Open MPI's ompio selects a shared-file-pointer component at every MPI_File_open, though HDF5
+  // never uses shared file pointers. Its default, sm, opens the named semaphore
+  // /dev/shm/sem.OMPIO_<file name> (host-wide, shared by every job writing a file of that name),
+  // takes it (sem_wait) and unlinks it only at the end of the open: a run killed there leaves it
+  // behind, at 0 if killed while holding it, and every later run writing a file of that name then
+  // hangs in MPI_File_open (tests/fault: the write watchdog ends it, exit 1). The other components
+  // (lockedfile, individual) keep their state in files named per job and process, and in fcntl locks
+  // that die with the process. So sm is left out unless the user chose (README, "Reliability").
+  setenv("OMPI_MCA_sharedfp", "^sm", /*overwrite=*/0);
   int provided = 0;
   MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -10,6 +21,7 @@ MpiContext::MpiContext(int* argc, char*** argv) {
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_size(node, &local_size_);
   MPI_Comm_free(&node);
 }
 

@@ -21,6 +21,7 @@ class MpiContext {
   bool root() const { return rank_ == 0; }
   // This rank's index among the ranks of its node (MPI_COMM_TYPE_SHARED): it picks the GPU.
   int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }  // ranks on this node
   MPI_Comm comm() const { return MPI_COMM_WORLD; }
 
   std::int64_t sum(std::int64_t value) const;
@@ -41,6 +42,7 @@ class MpiContext {
   int rank_ = 0;
   int size_ = 1;
   int local_rank_ = 0;
+  int local_size_ = 1;
 };
 
 }  // namespace zoneode

@@ -14,8 +14,8 @@ void check_state_file_matches(const std::string& where, const std::string& file,
   }
   for (std::size_t i = 0; i < info.species.size(); ++i) {
     if (info.species[i] != network.species[i].name) {
-      throw InputError(where + ": '" + file + "' species " + std::to_string(i) + " is '" + info.species[i] +
-                      "', expected '" + network.species[i].name + "' (the network's species, in its order)");
+      throw InputError(where + ": '" + file + "' species " + std::to_string(i) + " is '" + excerpt(info.species[i]) +
+                      "', expected '" + excerpt(network.species[i].name) + "' (the network's species, in its order)");
     }
   }
   if (info.zones == 0)

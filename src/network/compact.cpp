@@ -4,11 +4,13 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/errors.hpp"
+
 namespace zoneode {
 
 CompactNetwork::CompactNetwork(const Network& network)
     : species_count_(network.species_count()), reaction_count_(network.reaction_count()) {
-  validate_network(network, "network '" + network.name + "'");
+  validate_network(network, "network '" + excerpt(network.name) + "'");
   const int S = species_count_;
   const int R = reaction_count_;
 

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/errors.hpp"
 #include "common/fnv1a.hpp"
 #include "network/rates.hpp"
 
@@ -58,12 +59,12 @@ void validate_network(const Network& network, const std::string& where) {
   std::set<std::string> names;
   for (const auto& s : network.species) {
     if (s.name.empty()) fail("a species has an empty name");
-    if (!names.insert(s.name).second) fail("species '" + s.name + "' appears twice");
-    if (s.A < 1 || s.Z < 0 || s.Z > s.A) fail("species '" + s.name + "' has Z=" + std::to_string(s.Z) + ", A=" + std::to_string(s.A));
+    if (!names.insert(s.name).second) fail("species '" + excerpt(s.name) + "' appears twice");
+    if (s.A < 1 || s.Z < 0 || s.Z > s.A) fail("species '" + excerpt(s.name) + "' has Z=" + std::to_string(s.Z) + ", A=" + std::to_string(s.A));
   }
   for (std::size_t r = 0; r < network.reactions.size(); ++r) {
     const auto& reaction = network.reactions[r];
-    const std::string name = "reaction " + std::to_string(r) + " (" + network.describe(reaction) + ")";
+    const std::string name = "reaction " + std::to_string(r) + " (" + excerpt(network.describe(reaction)) + ")";
     if (reaction.reactants.empty() || reaction.reactants.size() > max_reactants)
       fail(name + " has " + std::to_string(reaction.reactants.size()) + " reactants, expected 1 to 4");
     if (reaction.products.empty() || reaction.products.size() > max_products)

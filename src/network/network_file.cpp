@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "common/numbers.hpp"
+#include "common/errors.hpp"
 
 namespace zoneode {
 
@@ -77,7 +78,7 @@ class Parser {
     Network network;
     std::vector<std::string> fields = next_line("the magic line 'zoneode-network 1'");
     if (joined(fields) != magic_line)
-      fail("bad magic line '" + joined(fields) + "', expected '" + std::string(magic_line) + "'");
+      fail("bad magic line '" + excerpt(joined(fields)) + "', expected '" + std::string(magic_line) + "'");
 
     fields = next_line("a 'name' line");
     expect_keyword(fields, "name", 2, "name <network name>");
@@ -96,7 +97,7 @@ class Parser {
       s.Z = parse_int(fields[1], "Z");
       s.A = parse_int(fields[2], "A");
       s.mass_excess_MeV = parse_double(fields[3], "the mass excess", true);
-      if (!index.emplace(s.name, i).second) fail("species '" + s.name + "' appears twice, expected unique names");
+      if (!index.emplace(s.name, i).second) fail("species '" + excerpt(s.name) + "' appears twice, expected unique names");
       network.species.push_back(std::move(s));
     }
 
@@ -117,9 +118,9 @@ class Parser {
     }
 
     fields = next_line("the 'end' line");
-    if (fields.size() != 1 || fields[0] != "end") fail("'" + joined(fields) + "', expected 'end'");
+    if (fields.size() != 1 || fields[0] != "end") fail("'" + excerpt(joined(fields)) + "', expected 'end'");
     std::vector<std::string> rest;
-    if (read_content_line(rest)) fail("'" + joined(rest) + "' after 'end', expected the end of the file");
+    if (read_content_line(rest)) fail("'" + excerpt(joined(rest)) + "' after 'end', expected the end of the file");
 
     validate_network(network, source_);
     return network;
@@ -169,7 +170,7 @@ class Parser {
 
   void expect_keyword(const std::vector<std::string>& fields, const std::string& keyword, std::size_t count,
                       const std::string& form) {
-    if (fields[0] != keyword) fail("'" + fields[0] + "' line, expected '" + form + "'");
+    if (fields[0] != keyword) fail("'" + excerpt(fields[0]) + "' line, expected '" + form + "'");
     if (fields.size() != count)
       fail(std::to_string(fields.size()) + " fields on the '" + keyword + "' line, expected " + std::to_string(count) +
            " ('" + form + "')");
@@ -192,7 +193,7 @@ class Parser {
         return -1;
       };
       const int high = hex(k + 1), low = hex(k + 2);
-      if (high < 0 || low < 0) fail("bad escape in " + what + " '" + token + "', expected %XX with two hex digits");
+      if (high < 0 || low < 0) fail("bad escape in " + what + " '" + excerpt(token) + "', expected %XX with two hex digits");
       out += static_cast<char>(high * 16 + low);
       k += 2;
     }
@@ -202,13 +203,13 @@ class Parser {
   int parse_int(const std::string& field, const std::string& what) {
     const std::optional<std::int64_t> value = parse_whole_integer(field);
     if (!value || *value < std::numeric_limits<int>::min() || *value > std::numeric_limits<int>::max())
-      fail("bad number '" + field + "' for " + what + ", expected an integer");
+      fail("bad number '" + excerpt(field) + "' for " + what + ", expected an integer");
     return static_cast<int>(*value);
   }
 
   int parse_count(const std::string& field, const std::string& what) {
     const int value = parse_int(field, what);
-    if (value < 0) fail("bad number '" + field + "' for " + what + ", expected a count >= 0");
+    if (value < 0) fail("bad number '" + excerpt(field) + "' for " + what + ", expected a count >= 0");
     return value;
   }
 
@@ -217,7 +218,7 @@ class Parser {
     const std::optional<double> value = parse_whole_number(field, NonFinite::allow);
     if (value && std::isnan(*value) && allow_nan) return std::numeric_limits<double>::quiet_NaN();
     if (!value || !std::isfinite(*value))
-      fail("bad number '" + field + "' for " + what + (allow_nan ? ", expected a number or nan" : ", expected a finite number"));
+      fail("bad number '" + excerpt(field) + "' for " + what + (allow_nan ? ", expected a number or nan" : ", expected a finite number"));
     return *value;
   }
 
@@ -225,14 +226,16 @@ class Parser {
     // reaction r1 .. -> p1 .. Q <q> ec <0|1> sets <k>: the last six fields are fixed, so a product
     // named like a keyword cannot confuse the parse.
     if (fields[0] != "reaction")
-      fail("'" + fields[0] + "' line, expected 'reaction <reactants> -> <products> Q <Q> ec <0|1> sets <count>'");
+      fail("'" + excerpt(fields[0]) + "' line, expected 'reaction <reactants> -> <products> Q <Q> ec <0|1> sets <count>'");
     if (fields.size() < 10)
       fail(std::to_string(fields.size()) + " fields on a reaction line, expected at least 10 "
            "('reaction <reactants> -> <products> Q <Q> ec <0|1> sets <count>')");
     const std::size_t tail = fields.size() - 6;
     if (fields[tail] != "Q" || fields[tail + 2] != "ec" || fields[tail + 4] != "sets")
-      fail("reaction line ends '" + fields[tail] + " " + fields[tail + 1] + " " + fields[tail + 2] + " " + fields[tail + 3] +
-           " " + fields[tail + 4] + " " + fields[tail + 5] + "', expected 'Q <Q> ec <0|1> sets <count>'");
+      fail("reaction line ends '" +
+           excerpt(fields[tail] + " " + fields[tail + 1] + " " + fields[tail + 2] + " " + fields[tail + 3] + " " +
+                   fields[tail + 4] + " " + fields[tail + 5]) +
+           "', expected 'Q <Q> ec <0|1> sets <count>'");
     std::size_t arrow = 0;
     for (std::size_t k = 1; k < tail; ++k)
       if (fields[k] == "->") {
@@ -245,7 +248,7 @@ class Parser {
       for (std::size_t k = first; k < last; ++k) {
         const std::string name = decode_token(fields[k], std::string("a ") + what + " name");
         const auto it = index.find(name);
-        if (it == index.end()) fail("unknown species '" + name + "' among the " + what + "s, expected a name from the species list");
+        if (it == index.end()) fail("unknown species '" + excerpt(name) + "' among the " + what + "s, expected a name from the species list");
         list.push_back(it->second);
       }
       if (list.empty() || list.size() > 4)
@@ -255,14 +258,14 @@ class Parser {
     side(arrow + 1, tail, reaction.products, "product");
     reaction.Q_MeV = parse_double(fields[tail + 1], "Q", false);
     const std::string& ec = fields[tail + 3];
-    if (ec != "0" && ec != "1") fail("bad electron-capture flag '" + ec + "', expected 0 or 1");
+    if (ec != "0" && ec != "1") fail("bad electron-capture flag '" + excerpt(ec) + "', expected 0 or 1");
     reaction.electron_capture = ec == "1";
     return reaction;
   }
 
   RateSet parse_set(const std::vector<std::string>& fields, int number, int count) {
     if (fields[0] != "set")
-      fail("'" + fields[0] + "' line, expected 'set' (set " + std::to_string(number) + " of " + std::to_string(count) +
+      fail("'" + excerpt(fields[0]) + "' line, expected 'set' (set " + std::to_string(number) + " of " + std::to_string(count) +
            " of the reaction above)");
     if (fields.size() != 4 + coefficient_count)
       fail(std::to_string(fields.size()) + " fields on a set line, expected 11 (set label resonance reverse a0 .. a6)");
@@ -270,9 +273,9 @@ class Parser {
     set.label = decode_token(fields[1], "a set label");
     const std::string& resonance = fields[2];
     if (resonance.size() != 1 || std::string_view("nrws").find(resonance[0]) == std::string_view::npos)
-      fail("bad resonance flag '" + resonance + "', expected one of n, r, w, s");
+      fail("bad resonance flag '" + excerpt(resonance) + "', expected one of n, r, w, s");
     set.resonance = resonance[0];
-    if (fields[3] != "0" && fields[3] != "1") fail("bad reverse flag '" + fields[3] + "', expected 0 or 1");
+    if (fields[3] != "0" && fields[3] != "1") fail("bad reverse flag '" + excerpt(fields[3]) + "', expected 0 or 1");
     set.reverse = fields[3] == "1";
     for (int k = 0; k < coefficient_count; ++k)
       set.a[k] = parse_double(fields[4 + k], coefficient_names[k], false);
@@ -291,7 +294,7 @@ void write_network_file(const Network& network, std::ostream& out) {
   for (const auto& reaction : network.reactions)
     for (const auto& set : reaction.sets)
       if (std::string_view("nrws").find(set.resonance) == std::string_view::npos)
-        throw std::runtime_error("network file: reaction " + network.describe(reaction) + " has resonance flag '" +
+        throw std::runtime_error("network file: reaction " + excerpt(network.describe(reaction)) + " has resonance flag '" +
                                  std::string(1, set.resonance) + "', expected one of n, r, w, s");
   // Appended piece by piece ("literal" + std::string&& trips a GCC 12 -Wrestrict false positive).
   std::string text;

@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "common/numbers.hpp"
+#include "common/errors.hpp"
 #include "network/nuclides.hpp"
 
 namespace zoneode {
@@ -97,7 +98,7 @@ int parse_chapter(std::string_view line, const std::string& source, int line_num
                       std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   const std::optional<std::int64_t> number = digits ? parse_whole_integer(text) : std::nullopt;
   if (!number || *number < 1 || *number > 11) {
-    fail(source, line_number, "chapter line '" + text + "' is not a chapter number, expected an integer 1 to 11");
+    fail(source, line_number, "chapter line '" + excerpt(text) + "' is not a chapter number, expected an integer 1 to 11");
   }
   return static_cast<int>(*number);
 }
@@ -125,7 +126,7 @@ void parse_header(std::string_view line, const std::string& source, int n, Parse
     if (seen_blank) fail(source, n, where + " follows a blank field, expected the names left-packed");
     int Z = 0, A = 0;
     if (!parse_nuclide_name(field, Z, A)) {
-      fail(source, n, where + " '" + std::string(field) + "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
+      fail(source, n, where + " '" + excerpt(field) + "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
     }
     names.push_back(lower(field));
   }
@@ -164,7 +165,7 @@ void parse_header(std::string_view line, const std::string& source, int n, Parse
   // Q runs from column 53 to the end of the line, so that a Q with text glued after it fails
   // rather than being cut at column 64.
   if (!parse_number(line.substr(52), set.Q_MeV)) {
-    fail(source, n, "Q value '" + std::string(trim(line.substr(52))) + "' is not a number, expected a finite number from column 53");
+    fail(source, n, "Q value '" + excerpt(trim(line.substr(52))) + "' is not a number, expected a finite number from column 53");
   }
 }
 
@@ -178,7 +179,7 @@ void parse_coefficients(std::string_view line, const std::string& source, int n,
                               "-" + std::to_string(col + 12) + ")";
     if (is_blank(field)) fail(source, n, where + " is missing, expected a number");
     if (!parse_number(field, set.rate.a[first + k])) {
-      fail(source, n, where + " '" + std::string(trim(field)) + "' is not a number, expected a finite number");
+      fail(source, n, where + " '" + excerpt(trim(field)) + "' is not a number, expected a finite number");
     }
   }
   const std::size_t end = 13 * static_cast<std::size_t>(count);
@@ -213,16 +214,16 @@ std::vector<std::string> read_nuclide_list(const std::string& path) {
     if (text.empty()) continue;
     for (char c : text) {
       if (std::isspace(static_cast<unsigned char>(c))) {
-        fail(path, n, "'" + std::string(text) + "' holds more than one name, expected one nuclide name per line");
+        fail(path, n, "'" + excerpt(text) + "' holds more than one name, expected one nuclide name per line");
       }
     }
     int Z = 0, A = 0;
     if (!parse_nuclide_name(text, Z, A)) {
-      fail(path, n, "'" + std::string(text) + "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
+      fail(path, n, "'" + excerpt(text) + "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
     }
     const std::string name = lower(text);
     if (const auto it = first_line.find(name); it != first_line.end()) {
-      fail(path, n, "nuclide '" + name + "' already listed at line " + std::to_string(it->second) + ", expected each name once");
+      fail(path, n, "nuclide '" + excerpt(name) + "' already listed at line " + std::to_string(it->second) + ", expected each name once");
     }
     first_line[name] = n;
     names.push_back(name);
@@ -287,13 +288,13 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
   auto add_species = [&](const std::string& name) {
     Species species;
     if (!parse_nuclide_name(name, species.Z, species.A)) {
-      throw std::runtime_error(source + ": keep-list entry '" + name +
+      throw std::runtime_error(source + ": keep-list entry '" + excerpt(name) +
                                "' is not a nuclide name, expected n, p, d, t or a symbol and mass number such as he4");
     }
     species.name = lower(name);
     species.mass_excess_MeV = std::numeric_limits<double>::quiet_NaN();  // REACLIB gives no masses
     if (!index_of.emplace(species.name, network.species_count()).second) {
-      throw std::runtime_error(source + ": keep-list entry '" + species.name + "' appears twice, expected each once");
+      throw std::runtime_error(source + ": keep-list entry '" + excerpt(species.name) + "' appears twice, expected each once");
     }
     network.species.push_back(std::move(species));
   };
@@ -325,7 +326,7 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
       for (const auto& name : set.reactants) charge_in += network.species[index_of.at(name)].Z;
       for (const auto& name : set.products) charge_out += network.species[index_of.at(name)].Z;
       if (charge_out != charge_in - 1) {
-        fail(source, set.line + 1, "set labelled '" + set.rate.label + "' (an electron capture) has charge " +
+        fail(source, set.line + 1, "set labelled '" + excerpt(set.rate.label) + "' (an electron capture) has charge " +
                                        std::to_string(charge_in) + " in and " + std::to_string(charge_out) +
                                        " out, expected one less out");
       }

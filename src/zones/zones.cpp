@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/errors.hpp"
 #include "common/splitmix64.hpp"
 #include "deck/yaml_schema.hpp"
 
@@ -64,8 +65,8 @@ ZoneBuilder::ZoneBuilder(const ZonesDeck& zones, const Network& network) : zones
   for (const auto& entry : zones.composition) {
     const int index = network.find_species(entry.species);
     if (index < 0) {
-      throw DeckError(entry.where + ": expected a species of network '" + network.name + "', got '" +
-                      entry.species + "'");
+      throw DeckError(entry.where + ": expected a species of network '" + excerpt(network.name) + "', got '" +
+                      excerpt(entry.species) + "'");
     }
     sum += entry.mass_fraction;
     abundances_[index] += entry.mass_fraction / network.species[index].A;

@@ -5,6 +5,9 @@
 # outputs. Every faulty run must end within a time limit with its exit code and a message, leave no
 # .partial, and leave every file with a final name complete (bitwise the reference's step).
 # Usage: fault_tests.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR MPIEXEC SHIM [KILLS (default 10)]
+# With ZONEODE_OUTCOMES=FILE every faulty run appends "CASE EXIT_STATUS EXPECTED" to FILE (a kill:
+# "CASE killed FILES_COMPLETE/FILES"), to count outcomes for any binary (tests/fault/outcomes.sh);
+# ZONEODE_FAULT_LIMIT_S (default 120) is the time limit of one faulty run.
 set -uo pipefail
 zoneode=$1
 compare=$2
@@ -26,7 +29,8 @@ mpi_flags=(--oversubscribe)
 failures=0
 passes=0
 faults=0
-limit_s=120
+limit_s=${ZONEODE_FAULT_LIMIT_S:-120}
+outcome() { [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$*" >>"$ZONEODE_OUTCOMES"; return 0; }
 # The write watchdog (io/hdf5_state.cpp) ends a write stuck in a collective HDF5 call after this.
 export ZONEODE_WRITE_TIMEOUT_S=10
 
@@ -39,6 +43,7 @@ ends() {
   local ranks=$1 expected=$2 log=$3; shift 3
   OMP_NUM_THREADS=1 timeout "$limit_s" "$mpiexec" "${mpi_flags[@]}" -x ZONEODE_WRITE_TIMEOUT_S -n "$ranks" "$@" >"$log" 2>&1
   local status=$?
+  outcome "${log%.log}" "$status" "$expected"
   [ "$status" -eq "$expected" ] || { echo "  $ranks rank(s): exited $status, expected $expected"; tail -5 "$log"; return 1; }
 }
 no_partial() { ! ls "$1"/*.partial >/dev/null 2>&1 || { echo "  left: $(ls "$1"/*.partial)"; return 1; }; }
@@ -93,7 +98,29 @@ faults=$((faults + 1))
 check "different decks refused" ends 1 2 decks.log "$zoneode" "${deck[@]}" : -n 1 "$zoneode" "${deck[@]}" --set zones.count=65
 check "different decks named" grep -q "rank 1 read a different deck" decks.log
 
-# ---- A read-only output folder: a clear message, exit 1 or 2, nothing left behind.
+# ---- A stale Open MPI semaphore: ompio's sharedfp sm component holds /dev/shm/sem.OMPIO_<file name>
+# (host-wide) during MPI_File_open; a run killed while holding it leaves it at 0 and every later run
+# writing a file of that name hung in MPI_File_open (zoneode leaves sm out: mpi_context.cpp). Made
+# here with sem_open (a name of this test's own: other jobs on the host share the namespace).
+stale_name="stale$$_step000001.h5.partial"
+if [ -d /dev/shm ] && /usr/bin/python3 -c "
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sem_open.restype = ctypes.c_void_p
+libc.sem_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+assert libc.sem_open(b'/OMPIO_$stale_name', os.O_CREAT, 0o644, 0) not in (None, 0)" 2>/dev/null; then
+  mkdir stale
+  faults=$((faults + 1))
+  check "stale sharedfp semaphore: 2 ranks write" ends 2 0 stale.log "$zoneode" "${deck[@]}" --set steps.count=1 \
+    --set output.prefix="$work/stale/stale$$"
+  check "stale sharedfp semaphore: step 1 complete" same ref_step000001.h5 "stale/stale${$}_step000001.h5"
+  rm -f "/dev/shm/sem.OMPIO_$stale_name"
+else
+  echo "stale sharedfp semaphore: skipped (no /dev/shm or no sem_open through python3)"
+fi
+
+# ---- A read-only output folder: found before any work (a probe file in the output-folder check;
+# it was found at the first write, after the integration): exit 2, the folder and the reason named.
 mkdir readonly
 readonly_ready=0
 if [ "$(id -u)" -ne 0 ]; then
@@ -103,14 +130,25 @@ elif mount -t tmpfs -o size=1m,ro tmpfs readonly 2>/dev/null; then
 fi
 if [ "$readonly_ready" -eq 1 ]; then
   faults=$((faults + 1))
-  readonly_run() {
-    OMP_NUM_THREADS=1 timeout "$limit_s" "$zoneode" "${deck[@]}" --set output.prefix="$work/readonly/run" >ro.log 2>&1
+  readonly_run() {  # readonly_run LOG ARGS...
+    local log=$1; shift
+    OMP_NUM_THREADS=1 timeout "$limit_s" "$zoneode" "${deck[@]}" "$@" >"$log" 2>&1
     local status=$?
-    [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  exited $status"; tail -3 ro.log; return 1; }
+    outcome "${log%.log}" "$status" 2
+    [ "$status" -eq 2 ] || { echo "  exited $status, expected 2"; tail -3 "$log"; return 1; }
   }
-  check "read-only folder ends" readonly_run
-  check "read-only folder named" grep -qE "readonly/run_step000001.h5.partial': folder '.*readonly': (Read-only file system|Permission denied)" ro.log
+  # No integration: the zones line (printed once the zones are built, before the first step), the
+  # summary and its result hash never come.
+  not_integrated() { ! grep -qE "^zones [0-9]+ on|result hash" "$1" || { echo "  integrated:"; grep -E "^zones|result hash" "$1"; return 1; }; }
+  check "read-only folder refused" readonly_run ro.log --set output.prefix="$work/readonly/run"
+  check "read-only folder named" grep -qE "cannot write in the output folder '.*readonly' of output.prefix '.*readonly/run': (Read-only file system|Permission denied)" ro.log
+  check "read-only folder: before the integration" not_integrated ro.log
   check "read-only folder: no 'remove' blamed" bash -c "! grep -q 'cannot remove' ro.log"
+  faults=$((faults + 1))
+  check "read-only summary folder refused" readonly_run rosum.log --summary "$work/readonly/summary.json"
+  check "read-only summary folder named" grep -qE "cannot write in the output folder '.*readonly' of summary '.*readonly/summary.json': (Read-only file system|Permission denied)" rosum.log
+  check "read-only summary folder: before the integration" not_integrated rosum.log
+  check "read-only folder: left empty" test -z "$(ls -A readonly)"
 else
   echo "read-only folder: skipped (root without mount, or chmod failed)"
 fi
@@ -156,10 +194,14 @@ for k in $(seq 1 "$kills"); do
   sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  complete=0 files=0
   for file in "$dir"/run_step*.h5; do
     [ -e "$file" ] || continue
-    check "kill $k after ${delay_ms} ms: $(basename "$file") complete" same "killref_$(basename "$file" | sed 's/^run_//')" "$file"
+    files=$((files + 1))
+    check "kill $k after ${delay_ms} ms: $(basename "$file") complete" same "killref_$(basename "$file" | sed 's/^run_//')" "$file" &&
+      complete=$((complete + 1))
   done
+  outcome "kill$k" killed "$complete/$files"
 done
 
 echo "fault_tests: $faults faults injected; $passes checks passed, $failures failed"

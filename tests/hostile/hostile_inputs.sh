@@ -3,7 +3,9 @@
 # line or dataset) and the key, within a time limit; none crashes, hangs or is silently accepted.
 # Usage: hostile_inputs.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR [PYTHON]
 # The HDF5 cases are made with h5py (make_state_files.py); without it they are skipped, unless
-# CI=true, where that is a failure.
+# CI=true, where that is a failure. With ZONEODE_OUTCOMES=FILE each hostile case also appends
+# "CASE EXIT_STATUS pass|fail" to FILE, to count outcomes by class for any binary, an old one
+# included (tests/fault/outcomes.sh).
 set -uo pipefail
 zoneode=$1
 compare=$2
@@ -16,6 +18,10 @@ failures=0
 passes=0
 limit_s=30  # per command: a hang is a failure, not a stuck test
 
+outcome() {  # outcome CASE STATUS RESULT: for ZONEODE_OUTCOMES
+  [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$1 $2 $3" >>"$ZONEODE_OUTCOMES"
+  [ "$3" = pass ]
+}
 check() {  # check NAME COMMAND...
   local name=$1; shift
   if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
@@ -29,12 +35,15 @@ refused() {
   timeout "$limit_s" "$zoneode" "$@" >"$log" 2>&1
   local status=$?
   if [ "$status" -ne 2 ]; then
-    echo "  zoneode $(printf '%.200s' "$*") exited $status, expected 2"; tail -c 600 "$log"; echo; return 1
+    echo "  zoneode $(printf '%.200s' "$*") exited $status, expected 2"; tail -c 600 "$log"; echo
+    outcome "${log%.log}" "$status" fail; return 1
   fi
-  grep -qE -- "$pattern" "$log" || { echo "  message does not match '$pattern':"; tail -c 600 "$log"; echo; return 1; }
+  grep -qE -- "$pattern" "$log" || { echo "  message does not match '$pattern':"; tail -c 600 "$log"; echo
+                                     outcome "${log%.log}" "$status" fail; return 1; }
   # One short message: a bad value is quoted in part, never whole.
   local longest; longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$log")
-  [ "$longest" -le 400 ] || { echo "  a message line of $longest characters"; return 1; }
+  [ "$longest" -le 400 ] || { echo "  a message line of $longest characters"; outcome "${log%.log}" "$status" fail; return 1; }
+  outcome "${log%.log}" "$status" pass
 }
 
 deck="$source_dir/inputs/quick.yaml"
@@ -87,6 +96,60 @@ check "40k-entry composition refused" refused bigmap.log "bigmap.yaml:1[0-9]:[0-
 big_s=$(echo "$(date +%s.%N) - $start" | bc)
 check "40k entries in under 40 times the time of 4k ($big_s s vs $small_s s)" test "$(echo "$big_s < 40 * $small_s + 0.5" | bc)" -eq 1
 
+# ---- Network readers: a bad value of 5 MB is quoted in part (REACLIB, nuclide list, network file),
+# as the deck's are; the messages echoed the whole line (refused() checks the line length).
+x5mb() { head -c 5000000 /dev/zero | tr '\0' x; }
+network_deck() {  # network_deck FILE NETWORK: quick.yaml with another network section
+  { echo "network: $2"; sed -n '/^zones:/,$p' "$deck"; } >"$1"
+}
+{ x5mb; echo; } >chapter.reaclib
+network_deck chapter.yaml "{source: reaclib, file: chapter.reaclib, nuclides: [he4, c12]}"
+check "REACLIB 5 MB chapter line quoted in part" refused chapter.log \
+  "chapter\.reaclib:1: chapter line 'x{80}\.\.\. \(5000000 bytes\)' is not a chapter number" chapter.yaml --quiet
+coefficients=' 0.000000e+00 0.000000e+00 0.000000e+00 0.000000e+00'
+{ printf '1\n%5s%-5s%-5s%20s%8s%-4s%s%s%3s%s' '' he4 c12 '' '' test n ' ' '' 1.0; x5mb; printf '\n%s\n%s\n' "$coefficients" "${coefficients:0:39}"; } >qvalue.reaclib
+network_deck qvalue.yaml "{source: reaclib, file: qvalue.reaclib, nuclides: [he4, c12]}"
+check "REACLIB 5 MB Q value quoted in part" refused qvalue.log \
+  "qvalue\.reaclib:2: Q value '1\.0x{77}\.\.\. \(5000003 bytes\)' is not a number" qvalue.yaml --quiet
+{ echo he4; x5mb; echo; } >keep.nuclides
+network_deck keep.yaml "{source: reaclib, file: chapter.reaclib, nuclides_file: keep.nuclides}"
+check "nuclide list 5 MB name quoted in part" refused keep.log \
+  "keep\.nuclides:2: 'x{80}\.\.\. \(5000000 bytes\)' is not a nuclide name" keep.yaml --quiet
+network_file="$source_dir/tests/fuzz/seeds/network_file/quick.network"  # its line 5: "n 0 1 8.07..."
+{ x5mb; echo; tail -n +2 "$network_file"; } >magic.network
+network_deck magic.yaml "{source: file, file: magic.network}"
+check "network file 5 MB magic line quoted in part" refused magic.log \
+  "magic\.network:1: bad magic line 'x{80}\.\.\. \(5000000 bytes\)'" magic.yaml --quiet
+{ head -n 4 "$network_file"; printf 'n 0'; x5mb; sed -n '5s/^n 0//p' "$network_file"; tail -n +6 "$network_file"; } >number.network
+network_deck number.yaml "{source: file, file: number.network}"
+check "network file 5 MB number quoted in part" refused number.log \
+  "number\.network:5: bad number '0x{79}\.\.\. \(5000001 bytes\)' for Z" number.yaml --quiet
+{ x5mb; echo; } >x5mb.txt
+awk 'NR == FNR { x = $0; next } /^reaction / && !done { sub(/ -> /, " n" x " -> "); done = 1 } { print }' \
+  x5mb.txt "$network_file" >species.network
+network_deck species.yaml "{source: file, file: species.network}"
+check "network file 5 MB species name quoted in part" refused species.log \
+  "species\.network:[0-9]+: unknown species 'nx{79}\.\.\. \(5000001 bytes\)'" species.yaml --quiet
+
+# A zone count too large to hold: was std::bad_alloc, exit 1, no key named (or, below the address
+# space but beyond the memory, the OOM killer mid-run). Refused before any work or file: no folder made.
+check "4e12 zones refused (--set)" refused count.log "^zoneode: --set zones\.count=4000000000000: zones\.count: 4000000000000 zones need [0-9]+ bytes of memory \([0-9]+ bytes per zone.*\), more than .*; at most [0-9]+ zones fit" \
+  "$deck" --quiet --set zones.count=4000000000000 --set output.prefix="$work/count_out/run"
+check "4e12 zones: no output folder made" test ! -e "$work/count_out"
+sed 's/count: 512/count: 4000000000000/' "$deck" >count.yaml
+check "4e12 zones refused (deck)" refused count2.log "^zoneode: count\.yaml:8:10: zones\.count: 4000000000000 zones need [0-9]+ bytes" count.yaml --quiet
+# Under ulimit -v (skipped where the binary cannot run under one, as with AddressSanitizer): beyond
+# it, refused before allocating; just below it, the allocation fails and names the key too.
+if (ulimit -v 3000000 && "$zoneode" "$deck" "${small[@]}" >/dev/null 2>&1) 2>/dev/null; then
+  refused_3gb() { (ulimit -v 3000000 && refused "$@"); }
+  check "20M zones over ulimit -v refused" refused_3gb ulimit.log "zones\.count: 20000000 zones need [0-9]+ bytes of memory .*more than RLIMIT_AS" \
+    "$deck" --quiet --set zones.count=20000000
+  check "12M zones under ulimit -v refused" refused_3gb ulimit2.log "zones\.count: 12000000 zones(: cannot allocate| need .*more than RLIMIT_AS)" \
+    "$deck" --quiet --set zones.count=12000000 --set integrator.end_time=1.1e-10
+else
+  echo "ulimit -v: skipped (the binary does not run under one)"
+fi
+
 # ---- State files (HDF5) ----
 have_h5py=0
 "$python" -c "import h5py" 2>/dev/null && have_h5py=1
@@ -116,11 +179,18 @@ else
   check "2^31 zones refused" refused z31.log "zones_2e31.h5: /abundances: declares \[2147483648\]\[16\] \(274877906944 bytes\) but stores 0 bytes" from.yaml --quiet --set zones.from_file=zones_2e31.h5
   check "2^59 zones refused" refused z59.log "zones_2e59.h5: /abundances: declares \[576460752303423488\]\[16\] \(over 2\^64 bytes\)" from.yaml --quiet --set zones.from_file=zones_2e59.h5
   check "2^31 zones restart refused" refused z31r.log "zones_2e31.h5: /abundances: declares" "${restart[@]}" zones_2e31.h5
+  # 2^33 zones stored (sparse external raw files): past that check, more than any machine's memory.
+  check "2^33 stored zones refused" refused z33.log "zones\.from_file: '.*zones_2e33_stored\.h5': /abundances: 8589934592 zones need [0-9]+ bytes of memory" \
+    from.yaml --quiet --set zones.from_file=zones_2e33_stored.h5
+  check "2^33 stored zones restart refused" refused z33r.log "^zoneode: --restart: 'zones_2e33_stored\.h5': /abundances: 8589934592 zones need" \
+    "${restart[@]}" zones_2e33_stored.h5 --set zones.count=8589934592
   # zoneode-compare: the element count of [2^59][16] overflowed, then it looped for ever.
   compare_refuses() {
     timeout "$limit_s" "$compare" zones_2e59.h5 zones_2e59.h5 --quiet >cmp59.log 2>&1
     local status=$?
-    [ "$status" -eq 2 ] && grep -q "zones_2e59.h5: /abundances: declares" cmp59.log || { echo "  exit $status"; cat cmp59.log; return 1; }
+    [ "$status" -eq 2 ] && grep -q "zones_2e59.h5: /abundances: declares" cmp59.log || { echo "  exit $status"; cat cmp59.log
+                                                                                      outcome compare_2e59 "$status" fail; return 1; }
+    outcome compare_2e59 "$status" pass
   }
   check "compare [2^59][16] refused at once" compare_refuses
   # Every hostile file through zoneode-compare: a difference or an error, never a crash or a hang.
@@ -129,7 +199,9 @@ else
     compare_ends() {
       timeout "$limit_s" "$compare" base_step000001.h5 "$1.h5" --quiet >/dev/null 2>&1
       local status=$?
-      [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  zoneode-compare on $1.h5 exited $status"; return 1; }
+      [ "$status" -eq 1 ] || [ "$status" -eq 2 ] || { echo "  zoneode-compare on $1.h5 exited $status"
+                                                       outcome "compare_$1" "$status" fail; return 1; }
+      outcome "compare_$1" "$status" pass
     }
     check "compare $file ends with 1 or 2" compare_ends "$file"
   done
