@@ -46,20 +46,26 @@ struct BlockTeam {
   __device__ int rank() const { return static_cast<int>(threadIdx.x); }
   __device__ void sync() const { __syncthreads(); }
 
+  // Reduces N values per thread over each wave (shuffles); lane 0 of a wave holds its results.
+  template <int SUMS, int N>
+  __device__ static void reduce_wave(double (&v)[N]) {
+#pragma unroll
+    for (int slot = 0; slot < N; ++slot) {
+#pragma unroll
+      for (int offset = wave_size / 2; offset > 0; offset /= 2) {
+        const double other = shuffle_down(v[slot], offset, wave_size);
+        v[slot] = slot < SUMS ? v[slot] + other : combine_error(v[slot], other);
+      }
+    }
+  }
+
   // Reduces N values per thread over the block: slots [0, SUMS) are added, the others combined
   // by combine_error (a max that keeps INFINITY). On return every thread holds the results.
   template <int SUMS, int N>
   __device__ void reduce(double (&v)[N]) const {
     static_assert(N <= max_slots, "at most max_slots values at once");
     if constexpr (REDUCTION == Reduction::broadcast) {
-#pragma unroll
-      for (int slot = 0; slot < N; ++slot) {
-#pragma unroll
-        for (int offset = wave_size / 2; offset > 0; offset /= 2) {
-          const double other = shuffle_down(v[slot], offset, wave_size);
-          v[slot] = slot < SUMS ? v[slot] + other : combine_error(v[slot], other);
-        }
-      }
+      reduce_wave<SUMS>(v);
       // Reduction k writes half k % 2; a thread reaches reduction k + 2 only after every thread
       // has passed the barrier of reduction k + 1, so after every read of reduction k.
       double* partials = scratch + buffer * max_slots * waves;
@@ -80,14 +86,7 @@ struct BlockTeam {
     }
     int count = BLOCK;
     if constexpr (REDUCTION == Reduction::wave) {
-#pragma unroll
-      for (int slot = 0; slot < N; ++slot) {
-#pragma unroll
-        for (int offset = wave_size / 2; offset > 0; offset /= 2) {
-          const double other = shuffle_down(v[slot], offset, wave_size);
-          v[slot] = slot < SUMS ? v[slot] + other : combine_error(v[slot], other);
-        }
-      }
+      reduce_wave<SUMS>(v);
       const int lane = rank() % wave_size, wave = rank() / wave_size;
       if (lane == 0) {
 #pragma unroll
