@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer harness for a bounded time (CI: 60 s each) from its seed corpus. Any crash,
+# Runs every libFuzzer harness for a bounded time (CI: 30 s each) from its seed corpus. Any crash,
 # leak, sanitizer report or input over the per-input time limit fails it; the input that did is
 # printed and left in the artifact folder, to be kept under tests/fuzz/regressions/<harness>/
 # (replayed by ctest in every build).
