@@ -15,7 +15,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libhdf5-dev libhdf5-openmpi-dev hdf5-tools
   libsundials-dev
-  python3-h5py  # tests/hostile: hostile HDF5 files
+  python3-h5py  # tests/hostile (hostile HDF5 files) and tests/self_check_end_to_end.py
   clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer harnesses (.ci/run)
 )
 case "${1:-}" in
