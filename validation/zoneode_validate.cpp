@@ -147,16 +147,13 @@ int run(const Options& o) {
 
   std::vector<Zone> zones;
   const std::int64_t count = builder.count();
-  const int sampled = static_cast<int>(std::min<std::int64_t>(o.zones, count));
-  // Zones spread over the temperature (then density) range: evenly spaced in that order.
-  std::vector<std::int64_t> by_temperature(count);
-  for (std::int64_t i = 0; i < count; ++i) by_temperature[i] = i;
-  std::stable_sort(by_temperature.begin(), by_temperature.end(), [&](std::int64_t a, std::int64_t b) {
-    const double ta = builder.temperature(a), tb = builder.temperature(b);
-    return ta != tb ? ta < tb : builder.density(a) < builder.density(b);
-  });
-  for (int k = 0; k < sampled; ++k) {
-    const std::int64_t index = by_temperature[sampled == 1 ? 0 : (count - 1) * k / (sampled - 1)];
+  // Zones spread over the temperature (then density) range, as the run's self-check picks them.
+  std::vector<double> temperature(count), density(count);
+  for (std::int64_t i = 0; i < count; ++i) {
+    temperature[i] = builder.temperature(i);
+    density[i] = builder.density(i);
+  }
+  for (const std::int64_t index : spread_zones(temperature, density, o.zones)) {
     Zone z{builder.temperature(index), builder.density(index), builder.abundances(), {}, 0.0};
     z.reference = z.Y0;
     const CvodeResult r =

@@ -4,25 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "integrators/implicit.hpp"
 
 namespace zoneode {
-
-std::vector<std::int64_t> spread_zones(const std::vector<double>& temperature, const std::vector<double>& density,
-                                       std::int64_t count) {
-  const std::int64_t zones = static_cast<std::int64_t>(temperature.size());
-  const std::int64_t sampled = std::min(count, zones);
-  std::vector<std::int64_t> order(zones);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-    return temperature[a] != temperature[b] ? temperature[a] < temperature[b] : density[a] < density[b];
-  });
-  std::vector<std::int64_t> picked;
-  for (std::int64_t k = 0; k < sampled; ++k) picked.push_back(order[sampled == 1 ? 0 : (zones - 1) * k / (sampled - 1)]);
-  return picked;
-}
 
 namespace {
 
@@ -99,7 +84,6 @@ SelfCheck::SelfCheck(const MpiContext& mpi, const ValidationDeck& validation, co
   sum_over_ranks(mpi, temperature_);
   sum_over_ranks(mpi, density_);
   sum_over_ranks(mpi, abundances_);
-  reference_results_.assign(sampled, ZoneResult{});
   reference_failed_.assign(sampled, 0);
   result_.zones = sampled;
   result_.rtol = reference_settings_.rtol;

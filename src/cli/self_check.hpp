@@ -21,6 +21,7 @@
 #include "network/compact.hpp"
 #include "network/network.hpp"
 #include "zones/zone_batch.hpp"
+#include "zones/zones.hpp"
 
 namespace zoneode {
 
@@ -59,7 +60,6 @@ class SelfCheck {
   // the reference's.
   const SelfCheckResult& after_outer_step(const ZoneBatch& batch, double temperature_factor, double density_factor);
   const SelfCheckResult& result() const { return result_; }
-  const std::vector<std::int64_t>& zones() const { return sampled_; }
 
  private:
   const MpiContext& mpi_;
@@ -71,14 +71,8 @@ class SelfCheck {
   std::vector<double> temperature_;     // per sampled zone (every rank holds all; each integrates its share)
   std::vector<double> density_;
   std::vector<double> abundances_;      // [sample][species]
-  std::vector<ZoneResult> reference_results_;
   std::vector<char> reference_failed_;  // sticky over outer steps
   SelfCheckResult result_;
 };
-
-// The zones of `count` (sample order): evenly spaced over the zones sorted by T9, then rho, then
-// global index; at most `count` zones, all of them when there are fewer.
-std::vector<std::int64_t> spread_zones(const std::vector<double>& temperature, const std::vector<double>& density,
-                                       std::int64_t count);
 
 }  // namespace zoneode

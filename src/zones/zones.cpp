@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -80,6 +81,20 @@ double ZoneBuilder::temperature(std::int64_t index) const {
 
 double ZoneBuilder::density(std::int64_t index) const {
   return profile_value(zones_.density, zones_.seed, density_stream, index, zones_.count);
+}
+
+std::vector<std::int64_t> spread_zones(const std::vector<double>& temperature, const std::vector<double>& density,
+                                       std::int64_t count) {
+  const std::int64_t zones = static_cast<std::int64_t>(temperature.size());
+  const std::int64_t sampled = std::min(count, zones);
+  std::vector<std::int64_t> order(zones);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    return temperature[a] != temperature[b] ? temperature[a] < temperature[b] : density[a] < density[b];
+  });
+  std::vector<std::int64_t> picked;
+  for (std::int64_t k = 0; k < sampled; ++k) picked.push_back(order[sampled == 1 ? 0 : (zones - 1) * k / (sampled - 1)]);
+  return picked;
 }
 
 }  // namespace zoneode

@@ -18,6 +18,12 @@ double counter_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t i
 double profile_value(const FieldProfile& field, std::uint64_t seed, std::uint64_t stream, std::int64_t index,
                      std::int64_t count);
 
+// Zones sampled over the temperature and density range (the accuracy self-check and
+// zoneode-validate): evenly spaced over the zones sorted by T9, then rho, then global index; at most
+// `count` zones (all of them when there are fewer), in sample order.
+std::vector<std::int64_t> spread_zones(const std::vector<double>& temperature, const std::vector<double>& density,
+                                       std::int64_t count);
+
 class ZoneBuilder {
  public:
   // Throws DeckError naming the deck location of a composition entry the network lacks.
