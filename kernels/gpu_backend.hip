@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gpu_runtime.hpp"
+#include "implicit_kernels.hpp"
 #include "kernel_launch.hpp"
 
 namespace zoneode {
@@ -52,8 +53,14 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
-// The launch table: every variant built (kernel_variants_built.def, generated from the one list).
-const gpu::VariantOps* variant_ops(KernelVariant variant) {
+// The launch table: per method, the kernel run.kernel names. The asymptotic method: every variant
+// built (kernel_variants_built.def, generated from the one list); the implicit method: its own
+// kernels (implicit_gpu.hip).
+const gpu::VariantOps* variant_ops(IntegrationMethod method, KernelVariant variant) {
+  switch (method) {
+    case IntegrationMethod::asymptotic: break;
+    case IntegrationMethod::implicit: return gpu::implicit_variant(variant);
+  }
   switch (variant) {
 #define ZONEODE_CHOICE(name, ...) \
   case KernelVariant::name: return gpu::name##_variant();
@@ -81,8 +88,12 @@ class Uploads final : public gpu::DeviceUploads {
 class GpuBackend final : public Backend {
  public:
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
-      : ops_(variant_ops(selection.kernel)), batch_zones_(options.batch_zones) {
+      : ops_(variant_ops(selection.method, selection.kernel)), batch_zones_(options.batch_zones) {
     context_.tuning = options.tuning;
+    if (!ops_ && selection.method == IntegrationMethod::implicit)
+      throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
+                                  "' does not exist for integrator.method: implicit on the GPU; it has " +
+                                  gpu::implicit_variant_names());
     if (!ops_)
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' is not built in this binary (configure with -DZONEODE_KERNEL=" +
@@ -215,7 +226,7 @@ std::unique_ptr<Backend> make_gpu_backend(const BackendSelection& selection, con
   return std::make_unique<GpuBackend>(selection, options);
 }
 
-bool gpu_kernel_built(KernelVariant variant) { return variant_ops(variant) != nullptr; }
+bool gpu_kernel_built(KernelVariant variant) { return variant_ops(IntegrationMethod::asymptotic, variant) != nullptr; }
 
 namespace gpu {
 
@@ -224,6 +235,7 @@ std::string config_name(const KernelConfig& config) {
 }
 
 std::string LaunchPlan::describe() const {
+  if (!summary.empty()) return summary;
   const char* placement = stage_network ? "network and zone arrays in LDS"
                           : stage_zone  ? "zone arrays in LDS, network in global memory"
                                         : "everything in global memory";

@@ -14,13 +14,7 @@ std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const B
     case BackendKind::cpu:
       return std::make_unique<CpuBackend>(options);
     case BackendKind::gpu:
-      switch (selection.method) {
-        case IntegrationMethod::asymptotic: break;
-        case IntegrationMethod::implicit:
-          throw std::invalid_argument(
-              "integrator.method: 'implicit' runs on the CPU backend only (run.backend: cpu); the GPU backend "
-              "has the 'asymptotic' method");
-      }
+      // Every method runs on the GPU; which kernels a method has, the GPU backend says.
 #if ZONEODE_HAVE_GPU
       return make_gpu_backend(selection, options);
 #else

@@ -43,21 +43,27 @@ namespace zoneode {
 namespace {
 
 // Runs `work` on every rank. If it throws on any rank, the lowest such rank prints its message and
-// every rank throws ReportedError(code): ranks never diverge on an error.
+// every rank throws ReportedError(code), or ReportedError(exit_input_error) where that rank's error
+// is an InputError (bad input found in a step that can also fail at run time, such as a backend's
+// preparation): ranks never diverge on an error.
 template <typename Work>
 void collectively(const MpiContext& mpi, int code, Work&& work) {
-  bool failed = false;
+  bool failed = false, input = false;
   std::string message;
   try {
     work();
   } catch (const ReportedError&) {
     throw;
+  } catch (const InputError& error) {
+    failed = input = true;
+    message = error.what();
   } catch (const std::exception& error) {
     failed = true;
     message = error.what();
   }
   const int reporter = mpi.first_rank_with(failed);
   if (reporter < 0) return;
+  if (mpi.first_rank_with(input) == reporter) code = exit_input_error;
   if (reporter == mpi.rank()) {
     std::cerr << "zoneode: " << (mpi.size() > 1 && reporter > 0 ? "rank " + std::to_string(reporter) + ": " : "")
               << message << "\n";
