@@ -41,29 +41,34 @@ struct JacobianView {
   const double* energy_term_coefficient = nullptr;  // Q_r [MeV], or Q_r Z_m for a Ye slot
 };
 
+// The flux derivatives ("slots") of reaction r at abundances Y, whose electron fraction is ye.
+template <typename Abundances, typename Slots>
+ZONEODE_HD inline void reaction_flux_derivative_slots(const StepView& net, const JacobianView& jac, int r,
+                                                      double rate_factor, const Abundances& Y, double ye, Slots slot) {
+  const int count = net.reactant_count[r];
+  const species_index_t* reactants = net.reactant_species + max_reactants_per_reaction * r;
+  const bool capture = (net.reaction_flags[r] & reaction_flag_electron_capture) != 0;
+  const int first = jac.slot_offsets[r];
+  for (int k = 0; k < count; ++k) {
+    double value = capture ? rate_factor * ye : rate_factor;
+    for (int other = 0; other < count; ++other) {
+      if (other != k) value *= Y[reactants[other]];
+    }
+    slot[first + k] = value;
+  }
+  if (capture) {
+    double value = rate_factor;
+    for (int k = 0; k < count; ++k) value *= Y[reactants[k]];
+    slot[first + count] = value;
+  }
+}
+
 // The flux derivatives ("slots") of every reaction at abundances Y.
 template <typename Rates, typename Abundances, typename Slots>
 ZONEODE_HD inline void flux_derivative_slots(const StepView& net, const JacobianView& jac, const Rates& rate_factor,
                                              const Abundances& Y, Slots slot) {
   const double ye = electron_fraction(net, Y);
-  for (int r = 0; r < net.reaction_count; ++r) {
-    const int count = net.reactant_count[r];
-    const species_index_t* reactants = net.reactant_species + max_reactants_per_reaction * r;
-    const bool capture = (net.reaction_flags[r] & reaction_flag_electron_capture) != 0;
-    const int first = jac.slot_offsets[r];
-    for (int k = 0; k < count; ++k) {
-      double value = capture ? rate_factor[r] * ye : rate_factor[r];
-      for (int other = 0; other < count; ++other) {
-        if (other != k) value *= Y[reactants[other]];
-      }
-      slot[first + k] = value;
-    }
-    if (capture) {
-      double value = rate_factor[r];
-      for (int k = 0; k < count; ++k) value *= Y[reactants[k]];
-      slot[first + count] = value;
-    }
-  }
+  for (int r = 0; r < net.reaction_count; ++r) reaction_flux_derivative_slots(net, jac, r, rate_factor[r], Y, ye, slot);
 }
 
 // J's sparse entries (jac.entry_count values), the Ye column u (species_count values; J = sparse
