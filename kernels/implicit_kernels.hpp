@@ -19,8 +19,18 @@ std::string implicit_variant_names();
 void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
                       LaunchContext& context);
 
+// The kernels, by LaunchPlan::kernel.
+inline constexpr int implicit_thread_kernel_id = 0, implicit_team_kernel_id = 1, implicit_wave_kernel_id = 2;
+
 // One zone per thread (implicit_thread.hip).
 LaunchPlan plan_implicit_thread(const LaunchContext& context);
 void launch_implicit_thread(const LaunchPlan& plan, const KernelArgs& args);
+
+// One zone per workgroup of 256 threads, or per wave (implicit_team.hip); one launch for both.
+LaunchPlan plan_implicit_team(const LaunchContext& context);
+LaunchPlan plan_implicit_wave(const LaunchContext& context);
+void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args);
+// Whether a 256-thread team's LU values and vectors fit in LDS.
+bool implicit_team_fits_on_chip(const LaunchContext& context);
 
 }  // namespace zoneode::gpu

@@ -37,7 +37,7 @@ struct ImplicitTeamArrays {
 struct ImplicitTeamSplit {
   std::int64_t hot = 0, cold = 0;
 };
-inline ImplicitTeamSplit implicit_team_split(const ImplicitWorkspaceLayout& l, int species) {
+ZONEODE_HD inline ImplicitTeamSplit implicit_team_split(const ImplicitWorkspaceLayout& l, int species) {
   return {species + l.total - l.matrix, l.matrix};
 }
 // The arrays over `hot` (split.hot doubles) and `cold` (split.cold doubles).

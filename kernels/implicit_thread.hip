@@ -44,13 +44,14 @@ LaunchPlan plan_implicit_thread(const LaunchContext& c) {
                                                      implicit_thread_block, 0);
   if (per_multiprocessor < 1) per_multiprocessor = 1;
   const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors * implicit_thread_block;
-  const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(c.slot_doubles);
+  const std::int64_t slot_doubles = c.implicit_layout.total + c.species_count;  // implicit_slot_doubles
+  const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(slot_doubles);
   const ImplicitSlots slots = plan_implicit_slots(c.zones, implicit_thread_block, resident, c.workspace_budget_bytes,
                                                   slot_bytes, c.free_bytes, c.species_count);
   LaunchPlan plan;
   plan.block = implicit_thread_block;
   plan.grid = static_cast<int>(slots.blocks);
-  plan.workspace_doubles = implicit_thread_block * c.slot_doubles;  // per block; interleaved over every slot
+  plan.workspace_doubles = implicit_thread_block * slot_doubles;  // per block; interleaved over every slot
   plan.summary = std::to_string(slots.slots) + " thread slots (" + std::to_string(plan.grid) + " blocks x " +
                  std::to_string(plan.block) + ", " + std::to_string(resident) + " resident), one zone per thread, " +
                  std::to_string(slot_bytes) + " B of workspace per slot interleaved in global memory (" +

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/choices.hpp"
+#include "integrators/implicit_team_view.hpp"
 #include "integrators/method_network.hpp"
 #include "integrators/settings.hpp"
 #include "network/compact.hpp"
@@ -39,7 +40,9 @@ struct KernelArgs {
   const std::int32_t* destruction_chunks = nullptr;   // [species + 1]
   const std::uint64_t* reaction_words = nullptr;      // [reactions]: ReactionWords
   int chunks = 0;
-  ImplicitView implicit;  // integrator.method implicit: its structure on the device (implicit_gpu.hip)
+  // integrator.method implicit: its structure and its team schedule on the device (implicit_gpu.hip)
+  ImplicitView implicit;
+  ImplicitScheduleView implicit_schedule;
 };
 
 // The F+ and F- term lists end to end (destruction terms after the creation terms), cut at every
@@ -81,8 +84,8 @@ struct LaunchContext {
   std::int64_t step_block_bytes = 0;
   std::int64_t zones = 0;               // in the batch
   int chunks = 0;                       // final: term chunks (their sums live in LDS)
-  // implicit: device memory per zone in flight [doubles], free at prepare and given to workspaces [B]
-  std::int64_t slot_doubles = 0;
+  // implicit: one zone's workspace; device memory free at prepare and given to workspaces [B]
+  ImplicitWorkspaceLayout implicit_layout;
   std::size_t free_bytes = 0, workspace_budget_bytes = 0;
 };
 
@@ -96,6 +99,7 @@ struct LaunchPlan {
   bool stage_zone = false;              // the zone's arrays (Y, rate factors, fluxes, proposals) in LDS
   int group = 1;                        // lanes per species (0: balanced term chunks)
   int min_blocks = 0;                   // launch bound: resident blocks per multiprocessor (0: none)
+  int kernel = 0;                       // a variant with several kernels: which one this plan launches
   std::string summary;                  // what describe() says, where a variant words it itself
   std::string describe() const;
 };

@@ -89,7 +89,7 @@ implicit=("$source_dir/inputs/quick.yaml" --quiet --force --set zones.count=37 -
           --set integrator.schedule=adaptive --set integrator.rtol=1e-6 --set integrator.atol=1e-16
           --set integrator.end_time=1e-4)
 check "implicit cpu" run 1 0 "$work/ic.log" "${implicit[@]}" --set output.prefix="$work/ic"
-for kernel in baseline final; do
+for kernel in baseline lds wave final; do
   check "implicit gpu $kernel" run 1 0 "$work/i-$kernel.log" "${implicit[@]}" --backend gpu --kernel "$kernel" \
     --set output.prefix="$work/i-$kernel"
   echo "  implicit $kernel: $(grep -o 'rank 0 -> .*' "$work/i-$kernel.log" | head -1)"
@@ -101,8 +101,8 @@ check "implicit gpu 2 ranks" run 2 0 "$work/i3.log" "${implicit[@]}" --backend g
 check "implicit gpu batches of 5" run 1 0 "$work/i4.log" "${implicit[@]}" --backend gpu --set run.batch_zones=5 \
   --set output.prefix="$work/i4"
 for other in i2 i3 i4; do check "implicit $other bitwise" same "$work/i-final_step000001.h5" "$work/${other}_step000001.h5"; done
-check "implicit with kernel lds is bad input" run 1 2 "$work/i5.log" "${implicit[@]}" --backend gpu --kernel lds
-check "implicit with kernel lds names the kernels it has" grep -q "it has baseline" "$work/i5.log"
+check "implicit with kernel tuned is bad input" run 1 2 "$work/i5.log" "${implicit[@]}" --backend gpu --kernel tuned
+check "implicit with kernel tuned names the kernels it has" grep -q "it has baseline" "$work/i5.log"
 
 echo "gpu_end_to_end: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

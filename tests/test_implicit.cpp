@@ -486,12 +486,12 @@ TEST(ImplicitBackends, GpuOffersTheImplicitMethodWithItsOwnKernels) {
   // refuses the kernels it does not have and names those it has (before any device is touched).
   const bool gpu_built = !built_kernel_variants().empty();
   try {
-    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::lds}, {});
+    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::tuned}, {});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& error) {
     const std::string message = error.what();
     if (gpu_built) {
-      EXPECT_NE(message.find("'lds' does not exist for integrator.method: implicit"), std::string::npos) << message;
+      EXPECT_NE(message.find("'tuned' does not exist for integrator.method: implicit"), std::string::npos) << message;
       EXPECT_NE(message.find("baseline"), std::string::npos) << message;
     } else {
       EXPECT_NE(message.find("run.backend: 'gpu' is not built"), std::string::npos) << message;

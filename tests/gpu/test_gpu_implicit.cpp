@@ -165,12 +165,13 @@ TEST_P(GpuImplicit, MatchesTheCpuImplicitMethod) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, GpuImplicit, ::testing::Values(KernelVariant::baseline, KernelVariant::final),
+INSTANTIATE_TEST_SUITE_P(Kernels, GpuImplicit, ::testing::Values(KernelVariant::baseline, KernelVariant::lds, KernelVariant::wave,
+                                                           KernelVariant::final),
                          [](const auto& info) { return std::string(kernel_variant_name(info.param)); });
 
 TEST(GpuImplicitKernels, OnlyTheImplicitKernelsAreOffered) {
   try {
-    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::wave}, {});
+    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::tuned}, {});
     FAIL() << "no error";
   } catch (const std::invalid_argument& error) {
     EXPECT_NE(std::string(error.what()).find("it has baseline"), std::string::npos) << error.what();
