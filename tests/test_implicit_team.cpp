@@ -5,7 +5,7 @@
 //   what another writes: the barriers are where they must be);
 // - it matches the serial implicit method within 1e-12 with the same accepted and rejected steps
 //   (the reductions round differently; nothing else may differ);
-// - the schedule's LU is the serial factorisation bitwise, and its solve the serial solve bitwise;
+// - the schedule's LU is the serial factorisation bitwise, its solve the serial solve within 1e-13;
 // - a planted fault (a barrier removed from the LU phases) is caught by the order check.
 #include <gtest/gtest.h>
 
@@ -201,8 +201,8 @@ TEST(ImplicitTeam, MatchesTheSerialMethodOnTheReaclibSlice) {
   check_network(read_reaclib(path, read_nuclide_list(list)), 1e-6, 256);
 }
 
-// The factorisation and solve of a random matrix on the s150 pattern: bitwise the serial ones.
-TEST(ImplicitTeam, ScheduledLuAndSolveAreTheSerialOnesBitwise) {
+// The factorisation and solve of a random matrix on the s150 pattern, against the serial ones.
+TEST(ImplicitTeam, ScheduledLuIsTheSerialOneBitwiseAndItsSolveWithinRounding) {
   const CompactNetwork compact(generate_network(generator_preset("s150")));
   const ImplicitStructure structure(compact);
   const SparseLuView lu = structure.lu_view();
@@ -225,7 +225,9 @@ TEST(ImplicitTeam, ScheduledLuAndSolveAreTheSerialOnesBitwise) {
       implicit_team::solve(team, lu, schedule.view(), scheduled.data(), b.data(), x.data(), team_work.data());
       for (int q = 0; q < lu.filled_count; ++q)
         ASSERT_TRUE(same_bits(scheduled[q], serial[q])) << "position " << q << ", target " << target;
-      for (int i = 0; i < n; ++i) ASSERT_TRUE(same_bits(x[i], x_serial[i])) << "component " << i;
+      // The solve's row sums run in four partial sums: within rounding of the serial ones.
+      for (int i = 0; i < n; ++i)
+        ASSERT_LE(std::fabs(x[i] - x_serial[i]), 1e-13 * std::fabs(x_serial[i])) << "component " << i;
     }
   }
 }
