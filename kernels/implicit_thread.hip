@@ -46,8 +46,8 @@ LaunchPlan plan_implicit_thread(const LaunchContext& c) {
   const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors * implicit_thread_block;
   const std::int64_t slot_doubles = c.implicit_layout.total + c.species_count;  // implicit_slot_doubles
   const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(slot_doubles);
-  const ImplicitSlots slots = plan_implicit_slots(c.zones, implicit_thread_block, resident, c.workspace_budget_bytes,
-                                                  slot_bytes, c.free_bytes, c.species_count);
+  const ImplicitSlots slots = plan_implicit_slots(c.zones, implicit_thread_block, resident, c.multiprocessors,
+                                                  c.workspace_budget_bytes, slot_bytes, c.free_bytes, c.species_count);
   LaunchPlan plan;
   plan.block = implicit_thread_block;
   plan.grid = static_cast<int>(slots.blocks);

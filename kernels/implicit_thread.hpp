@@ -38,8 +38,10 @@ ZONEODE_HD inline void integrate_zone_in_slot(const MethodNetwork& network, cons
   for (int i = 0; i < S; ++i) Y_zone[i] = Y[i];
 }
 
-// How many thread slots a launch has: as many threads as can be resident, no more than the zones,
-// and no more than fit in the device memory given to the workspace; whole blocks.
+// How many thread slots a launch has: as many threads as can be resident, no more than the zones
+// need but a block per multiprocessor (few zones then spread over the device: threads without a
+// zone return at once), and no more than fit in the device memory given to the workspace; whole
+// blocks.
 struct ImplicitSlots {
   std::int64_t blocks = 0;
   std::int64_t slots = 0;  // blocks x block
@@ -49,7 +51,7 @@ struct ImplicitSlots {
 // memory the workspace may take; slot_bytes: 8 x implicit_slot_doubles. Throws InputError when
 // not one block of slots fits (naming the zones in flight that would fit).
 inline ImplicitSlots plan_implicit_slots(std::int64_t zones, int block, std::int64_t resident_threads,
-                                         std::uint64_t budget_bytes, std::uint64_t slot_bytes,
+                                         int multiprocessors, std::uint64_t budget_bytes, std::uint64_t slot_bytes,
                                          std::uint64_t free_bytes, int species) {
   const std::int64_t fit = static_cast<std::int64_t>(budget_bytes / slot_bytes);
   if (fit < block) {
@@ -60,7 +62,8 @@ inline ImplicitSlots plan_implicit_slots(std::int64_t zones, int block, std::int
                      " zones in flight fit, fewer than one block of " + std::to_string(block) +
                      " (use fewer ranks per GPU, a smaller network, or run.backend: cpu)");
   }
-  const std::int64_t wanted_blocks = zones > block ? (zones + block - 1) / block : 1;
+  std::int64_t wanted_blocks = zones > block ? (zones + block - 1) / block : 1;
+  if (wanted_blocks < multiprocessors) wanted_blocks = multiprocessors;
   std::int64_t blocks = resident_threads / block;
   if (blocks < 1) blocks = 1;
   if (wanted_blocks < blocks) blocks = wanted_blocks;

@@ -14,7 +14,8 @@
 #   zones, the CPU backend standing in for every GPU run (the table says so).
 # Environment: GPU_ZONES (65536), CPU_ZONES (1024), TIMED_KERNELS ("baseline lds"; final is lds or
 #   baseline, wave the slowest by design: add it for the record),
-#   RUN_TIMEOUT seconds per run (120), ZONEODE_GPU (CUDA), ZONEODE_BUILD_DIR.
+#   RUN_TIMEOUT seconds per run (120), DEADLINE seconds after which no run starts (500),
+#   ZONEODE_GPU (CUDA), ZONEODE_BUILD_DIR.
 # rp-z24: inputs/networks/, else ../shared/reaclib, shared/reaclib or /work/shared/reaclib
 # (copied into the work folder); without it the table says it was not found.
 set -euo pipefail
@@ -29,6 +30,7 @@ trap 'rm -rf "$work"' EXIT
 exec > >(tee "$out/gpu-implicit.log") 2>&1
 cores=$(nproc)
 timeout_s=${RUN_TIMEOUT:-120}
+deadline=${DEADLINE:-500}  # [s] no run starts after this: the table is printed within one device call
 if [ "$dry" -eq 1 ]; then
   build=${ZONEODE_BUILD_DIR:-build}
   gpu_zones=${GPU_ZONES:-64} cpu_zones=${CPU_ZONES:-32}
@@ -138,6 +140,11 @@ launch_of() { { grep -o 'rank 0 -> .*' "$1" || echo "rank 0 -> x: -"; } | head -
 # A run within the time limit; its exit status (3: some zones failed) is the table's business.
 run() {
   local log=$1; shift
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    echo "not run: the script's deadline (DEADLINE=$deadline s) passed" | tee "$log"
+    echo "-deadline" >"$log.status"
+    return
+  fi
   timeout --kill-after=10 "$timeout_s" "$zoneode" "$@" >"$log" 2>&1 || echo "$?" >"$log.status"
 }
 
@@ -148,21 +155,23 @@ table="$out/gpu-implicit.txt"
   [ -z "$network" ] && echo "rp-z24 not found (inputs/networks, ../shared/reaclib, shared/reaclib, /work/shared/reaclib): not run"
   printf "%-7s %-9s %10s %11s %11s %8s %9s %9s %10s %s\n" deck kernel cpu_us/zn gpu_us/zn gpu/zs_ns cpu/gpu steps/zn "1e-10" "max_rel" "other-steps/zones (worst), launch"
 } | tee "$table"
+# Pass 1, the validations (cheap); pass 2, the timings; then the table: a deadline cuts timings first.
+declare -A cpu_us steps row
 for deck in $decks; do
   echo "== $deck: CPU on $cpu_zones zones ($cores threads)"
-  OMP_NUM_THREADS=$cores run "$work/$deck-cpu.log" "${deck_args[$deck]}" "${implicit[@]}" --threads "$cores" \
-    --set zones.count="$cpu_zones" --set output.prefix="$work/$deck-cpu" --summary "$work/$deck-cpu.json"
-  cpu_us=$(field "$work/$deck-cpu.json" us_per_zone)
-  if [ "$cpu_us" = - ]; then
-    echo "$deck: the CPU run failed: $(tail -1 "$work/$deck-cpu.log")" | tee -a "$table"
+  run "$work/$deck-cpu.log" "${deck_args[$deck]}" "${implicit[@]}" --threads "$cores" --set zones.count="$cpu_zones" \
+    --set output.prefix="$work/$deck-cpu" --summary "$work/$deck-cpu.json"
+  cpu_us[$deck]=$(field "$work/$deck-cpu.json" us_per_zone)
+  if [ "${cpu_us[$deck]}" = - ]; then
+    echo "  the CPU run failed: $(tail -1 "$work/$deck-cpu.log")"
     continue
   fi
-  steps=$("$py" -c "import json,sys; s=json.load(open(sys.argv[1])); print(f\"{s['steps']/s['zones']:.1f}\")" "$work/$deck-cpu.json")
+  steps[$deck]=$("$py" -c "import json,sys; s=json.load(open(sys.argv[1])); print(f\"{s['steps']/s['zones']:.1f}\")" \
+    "$work/$deck-cpu.json")
   for kernel in $checked_kernels; do
     echo "== $deck: $kernel, validation on the CPU's $cpu_zones zones"
     run "$work/$deck-$kernel-check.log" "${deck_args[$deck]}" "${implicit[@]}" "${gpu_backend[@]}" --kernel "$kernel" \
       --set zones.count="$cpu_zones" --set output.prefix="$work/$deck-$kernel" --summary "$work/$deck-$kernel-check.json"
-    launch=$(launch_of "$work/$deck-$kernel-check.log")
     if [ -f "$work/$deck-${kernel}_step000001.h5" ]; then
       read -r zones other worst other_worst statuses <<<"$(compare_zones "$work/$deck-cpu_step000001.h5" \
         "$work/$deck-${kernel}_step000001.h5" 1e-16 || echo "- - - - False")"
@@ -172,23 +181,39 @@ for deck in $decks; do
     else
       verdict="FAIL (no output: $(tail -1 "$work/$deck-$kernel-check.log" | cut -c1-80))" worst=- other=- zones=- other_worst=-
     fi
+    row[$deck.$kernel]="$verdict|$worst|$other/$zones ($other_worst)|$(launch_of "$work/$deck-$kernel-check.log")"
+  done
+done
+for deck in $decks; do
+  [ "${cpu_us[$deck]}" = - ] && continue
+  for kernel in $timed_kernels; do
+    echo "== $deck: $kernel, timed on $gpu_zones zones"
+    run "$work/$deck-$kernel-time.log" "${deck_args[$deck]}" "${implicit[@]}" "${gpu_backend[@]}" --kernel "$kernel" \
+      --set zones.count="$gpu_zones" --summary "$work/$deck-$kernel-time.json"
+  done
+done
+for deck in $decks; do
+  if [ "${cpu_us[$deck]}" = - ]; then
+    echo "$deck: the CPU run failed: $(tail -1 "$work/$deck-cpu.log")" | tee -a "$table"
+    continue
+  fi
+  for kernel in $checked_kernels; do
+    IFS='|' read -r verdict worst others launch <<<"${row[$deck.$kernel]}"
     gpu_us=- gpu_ns=- ratio=-
     if [[ " $timed_kernels " == *" $kernel "* ]]; then
-      echo "== $deck: $kernel, timed on $gpu_zones zones"
-      run "$work/$deck-$kernel-time.log" "${deck_args[$deck]}" "${implicit[@]}" "${gpu_backend[@]}" --kernel "$kernel" \
-        --set zones.count="$gpu_zones" --summary "$work/$deck-$kernel-time.json"
-      if [ "$(field "$work/$deck-$kernel-time.json" us_per_zone)" != - ]; then
-        gpu_us=$(field "$work/$deck-$kernel-time.json" us_per_zone)
-        gpu_ns=$("$py" -c "print(f'{float(\"$(field "$work/$deck-$kernel-time.json" ns_per_zone_step)\"):.1f}')")
-        ratio=$("$py" -c "print(f'{$cpu_us / $gpu_us:.1f}')")
+      json=$work/$deck-$kernel-time.json
+      if [ "$(field "$json" us_per_zone)" != - ]; then
+        gpu_us=$(field "$json" us_per_zone)
+        gpu_ns=$("$py" -c "print(f'{float(\"$(field "$json" ns_per_zone_step)\"):.1f}')")
+        ratio=$("$py" -c "print(f'{${cpu_us[$deck]} / $gpu_us:.1f}')")
         gpu_us=$("$py" -c "print(f'{$gpu_us:.2f}')")
         launch=$(launch_of "$work/$deck-$kernel-time.log")
       else
         gpu_us="exit$(cat "$work/$deck-$kernel-time.log.status" 2>/dev/null || echo '?')"  # 124: timed out
       fi
     fi
-    printf "%-7s %-9s %10.1f %11s %11s %8s %9s %9s %10s %s\n" "$deck" "$kernel" "$cpu_us" "$gpu_us" "$gpu_ns" "$ratio" \
-      "$steps" "$verdict" "$worst" "$other/$zones ($other_worst), $launch" | tee -a "$table"
+    printf "%-7s %-9s %10.1f %11s %11s %8s %9s %9s %10s %s\n" "$deck" "$kernel" "${cpu_us[$deck]}" "$gpu_us" "$gpu_ns" \
+      "$ratio" "${steps[$deck]}" "$verdict" "$worst" "$others, $launch" | tee -a "$table"
   done
 done
 rm -f "$work"/*.h5

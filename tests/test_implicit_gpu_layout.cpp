@@ -157,16 +157,21 @@ TEST(ImplicitGpuLayout, ThePlantedStrideFaultIsCaught) {
 TEST(ImplicitGpuLayout, SlotsAreResidentThreadsCappedByZonesAndMemory) {
   const std::uint64_t slot = 8 * 14619;  // s150: workspace 14,469 + 150 abundances
   const std::uint64_t free = 140ull << 30, budget = free / 8 * 3;
-  // Plenty of memory: as many as are resident, or as the zones need (whole blocks).
-  gpu::ImplicitSlots s = gpu::plan_implicit_slots(1 << 20, 64, 67584, budget, slot, free, 150);
+  // Plenty of memory: as many as are resident, or as the zones need (whole blocks), at least a
+  // block per multiprocessor (132).
+  gpu::ImplicitSlots s = gpu::plan_implicit_slots(1 << 20, 64, 67584, 132, budget, slot, free, 150);
   EXPECT_EQ(s.slots, 67584);
   EXPECT_EQ(s.blocks, 1056);
-  s = gpu::plan_implicit_slots(100, 64, 67584, budget, slot, free, 150);
-  EXPECT_EQ(s.slots, 128);
-  s = gpu::plan_implicit_slots(0, 64, 67584, budget, slot, free, 150);
+  s = gpu::plan_implicit_slots(65536, 64, 67584, 132, budget, slot, free, 150);
+  EXPECT_EQ(s.slots, 65536);
+  s = gpu::plan_implicit_slots(20000, 64, 67584, 132, budget, slot, free, 150);
+  EXPECT_EQ(s.blocks, 313);  // ceil(20000 / 64)
+  s = gpu::plan_implicit_slots(100, 64, 67584, 132, budget, slot, free, 150);
+  EXPECT_EQ(s.blocks, 132);
+  s = gpu::plan_implicit_slots(0, 64, 67584, 1, budget, slot, free, 150);
   EXPECT_EQ(s.slots, 64);
   // 1 GiB free, 384 MiB for workspaces: 3,442 slots fit, 53 whole blocks.
-  s = gpu::plan_implicit_slots(1 << 20, 64, 67584, (1ull << 30) / 8 * 3, slot, 1ull << 30, 150);
+  s = gpu::plan_implicit_slots(1 << 20, 64, 67584, 132, (1ull << 30) / 8 * 3, slot, 1ull << 30, 150);
   EXPECT_EQ(s.blocks, static_cast<std::int64_t>((1ull << 30) / 8 * 3 / slot / 64));
   EXPECT_EQ(s.blocks, 53);
   EXPECT_LE(static_cast<std::uint64_t>(s.slots) * slot, (1ull << 30) / 8 * 3);
@@ -175,7 +180,7 @@ TEST(ImplicitGpuLayout, SlotsAreResidentThreadsCappedByZonesAndMemory) {
 TEST(ImplicitGpuLayout, AWorkspaceThatDoesNotFitIsBadInputNamingWhatFits) {
   const std::uint64_t slot = 8 * 14619, free = 4ull << 20, budget = free / 8 * 3;
   try {
-    gpu::plan_implicit_slots(65536, 64, 67584, budget, slot, free, 150);
+    gpu::plan_implicit_slots(65536, 64, 67584, 132, budget, slot, free, 150);
     FAIL() << "no error";
   } catch (const InputError& error) {
     const std::string message = error.what();
