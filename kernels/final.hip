@@ -60,6 +60,13 @@ __global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelAr
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
 }
 
+// A whole 1,024-thread block per zone, for few zones (the study's 104): the bound is required.
+__global__ void ZONEODE_BOUNDED(1024, 1) final_wide_kernel(KernelArgs args) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<1024, Reduction::broadcast>::scratch_doubles];
+  run_zones<1024, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
+}
+
 // Calls visit(kernel) with the instantiation for the block size, placement and bound; false if none.
 template <typename Visit>
 bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0) {
@@ -76,6 +83,8 @@ bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_bloc
   }
   ZONEODE_FINAL(64) ZONEODE_FINAL(128) ZONEODE_FINAL(256) ZONEODE_FINAL(512)
 #undef ZONEODE_FINAL
+  // 1,024 threads (few zones): needs the bound, which caps registers at 64.
+  if (block == 1024 && zone && !network) return visit(final_wide_kernel), true;
   return false;
 }
 
@@ -89,7 +98,7 @@ LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
           config.block, result.stage_network, result.stage_zone,
           [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks))
     throw std::invalid_argument("run.kernel_config: final has no " + config_name(config) +
-                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7)");
+                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7; 1024 with zone placement)");
   return result;
 }
 
@@ -118,7 +127,7 @@ void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& 
   const int chunk_terms = context.tuning.chunk_terms > 0
                               ? context.tuning.chunk_terms
                               : static_cast<int>(std::max<std::int64_t>(1, (terms + chunk_threads_cut - 1) / chunk_threads_cut));
-  const TermChunks chunks = make_term_chunks(network.step_view(), chunk_terms);
+  const TermChunks chunks = make_term_chunks(network.step_view(), chunk_terms, context.tuning.bank_order);
   args.chunk_terms = uploads.upload(chunks.terms);
   args.chunk_column_start = uploads.upload(chunks.column_start);
   args.chunk_length = uploads.upload(chunks.length);
@@ -127,7 +136,9 @@ void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& 
   args.destruction_chunks = uploads.upload(chunks.destruction_chunks);
   args.chunks = chunks.chunks();
   args.reaction_words = uploads.upload(make_reaction_words(network.step_view()));
+  args.reactant_slots = most_reactants(network.step_view());
   context.chunks = chunks.chunks();
+  context.state_padding = 1;  // run_zones' 1.0 entry of each state array
 }
 
 const VariantOps ops{"final", plan, launch, prepare};
@@ -135,68 +146,5 @@ const VariantOps ops{"final", plan, launch, prepare};
 }  // namespace
 
 const VariantOps* final_variant() { return &ops; }
-
-TermChunks make_term_chunks(const StepView& network, int chunk_terms) {
-  // The chunks in list order: [first term, end) in one of the two lists.
-  struct Chunk {
-    const reaction_index_t* reaction;
-    const stoich_factor_t* factor;
-    std::int32_t begin, end;
-  };
-  std::vector<Chunk> list;
-  TermChunks chunks;
-  auto cut = [&](const std::int32_t* offsets, const reaction_index_t* reaction, const stoich_factor_t* factor,
-                 std::vector<std::int32_t>& per_species) {
-    for (int i = 0; i < network.species_count; ++i) {
-      per_species.push_back(static_cast<std::int32_t>(list.size()));
-      for (std::int32_t k = offsets[i]; k < offsets[i + 1]; k += chunk_terms)
-        list.push_back({reaction, factor, k, std::min<std::int32_t>(k + chunk_terms, offsets[i + 1])});
-    }
-    per_species.push_back(static_cast<std::int32_t>(list.size()));
-  };
-  cut(network.creation_offsets, network.creation_reaction, network.creation_factor, chunks.creation_chunks);
-  cut(network.destruction_offsets, network.destruction_reaction, network.destruction_factor,
-      chunks.destruction_chunks);
-  // Longest first; a stable sort keeps list order among equals.
-  std::vector<std::int32_t> order(list.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
-  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-    return list[a].end - list[a].begin > list[b].end - list[b].begin;
-  });
-  chunks.position.resize(list.size());
-  for (std::size_t c = 0; c < order.size(); ++c) {
-    chunks.position[order[c]] = static_cast<std::int32_t>(c);
-    chunks.length.push_back(list[order[c]].end - list[order[c]].begin);
-  }
-  const std::int32_t longest = chunks.length.empty() ? 0 : chunks.length.front();
-  chunks.column_start.push_back(0);
-  for (std::int32_t j = 0; j < longest; ++j) {
-    for (std::size_t c = 0; c < order.size() && chunks.length[c] > j; ++c) {
-      const Chunk& chunk = list[order[c]];
-      const std::int32_t k = chunk.begin + j;
-      chunks.terms.push_back(static_cast<std::uint32_t>(chunk.reaction[k]) |
-                             static_cast<std::uint32_t>(chunk.factor[k]) << chunk_term_factor_shift);
-    }
-    chunks.column_start.push_back(static_cast<std::int32_t>(chunks.terms.size()));
-  }
-  return chunks;
-}
-
-std::vector<std::uint64_t> make_reaction_words(const StepView& network) {
-  static_assert(max_reactants_per_reaction * ReactionWords::species_bits <= ReactionWords::count_shift);
-  if (network.species_count > ReactionWords::max_species)
-    throw std::invalid_argument("kernel final: at most " + std::to_string(ReactionWords::max_species) +
-                                " species (this network has " + std::to_string(network.species_count) + ")");
-  std::vector<std::uint64_t> words(network.reaction_count);
-  for (int r = 0; r < network.reaction_count; ++r) {
-    std::uint64_t word = static_cast<std::uint64_t>(network.reactant_count[r]) << ReactionWords::count_shift;
-    if (network.reaction_flags[r] & reaction_flag_electron_capture) word |= std::uint64_t{1} << ReactionWords::capture_shift;
-    for (int k = 0; k < network.reactant_count[r]; ++k)
-      word |= static_cast<std::uint64_t>(network.reactant_species[max_reactants_per_reaction * r + k])
-              << (ReactionWords::species_bits * k);
-    words[r] = word;
-  }
-  return words;
-}
 
 }  // namespace zoneode::gpu

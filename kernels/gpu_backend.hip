@@ -52,7 +52,19 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
-// The launch table: every variant built (kernel_variants_built.def, generated from the one list).
+}  // namespace
+
+namespace gpu {
+// The variants built into this binary (kernel_variants_built.def, generated from the one list
+// src/common/kernel_variants.def): kernels/NAME.hip defines NAME_variant().
+#define ZONEODE_CHOICE(name, ...) const VariantOps* name##_variant();
+#include "kernel_variants_built.def"
+#undef ZONEODE_CHOICE
+}  // namespace gpu
+
+namespace {
+
+// The launch table.
 const gpu::VariantOps* variant_ops(KernelVariant variant) {
   switch (variant) {
 #define ZONEODE_CHOICE(name, ...) \

@@ -161,6 +161,7 @@ KernelTuning read_kernel_tuning(DeckSection& section) {
   tuning.placement = section.choice("kernel_placement", KernelPlacement::automatic, kernel_placements,
                                     kernel_placement_name);
   tuning.chunk_terms = static_cast<int>(section.integer("chunk_terms", 0, 0, 1 << 20));
+  tuning.bank_order = section.text("term_order", "banks", {"banks", "list"}) == "banks";
   return tuning;
 }
 

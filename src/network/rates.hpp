@@ -60,6 +60,26 @@ ZONEODE_HD inline double reaction_flux(double rate_factor, int reactants, const 
   return flux;
 }
 
+// reaction_flux() without branches on the reactant count: the first `slots` reactant slots are
+// all multiplied in, a reaction's unused slots naming an entry of Y that holds 1.0 (Y padded by
+// the caller), as an electron capture's missing Ye is 1.0; x * 1.0 is exact, so the result is
+// bitwise reaction_flux()'s. For GPU warps, where a loop over each reaction's own count diverges.
+// slots: the network's most reactants (at most max_reactants_per_reaction), the same for every
+// reaction.
+template <typename Species, typename Abundances>
+ZONEODE_HD inline double reaction_flux_slots(double rate_factor, int slots, const Species& species,
+                                             bool electron_capture, const Abundances& Y, double ye) {
+  double flux = rate_factor;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+  for (int k = 0; k < max_reactants_per_reaction; ++k) {
+    if (k < slots) flux *= Y[species(k)];
+  }
+  flux *= electron_capture ? ye : 1.0;
+  return flux;
+}
+
 template <typename Abundances>
 ZONEODE_HD inline double reaction_flux(const StepView& net, int r, double rate_factor, const Abundances& Y,
                                        double ye) {
