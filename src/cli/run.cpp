@@ -89,7 +89,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   set_up_run(run);
   for (std::int64_t step = run.plan.first_step; step <= run.plan.last_step; ++step) {
     integrate_outer_step(run);
-    if (run.deck.output.writes(step, run.plan.last_step)) write_step(run, step, false);
+    if (run.deck.output.writes(step, run.plan.last_step)) write_step(run, step, StateFileKind::output);
     if (stop_agreed(run, step)) break;
     rebalance_zones(run, step);
     print_progress(run, step);

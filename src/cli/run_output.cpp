@@ -10,7 +10,7 @@ namespace zoneode {
 
 namespace {
 
-StateAttributes step_attributes(const Run& run, std::int64_t step, bool checkpoint) {
+StateAttributes step_attributes(const Run& run, std::int64_t step, StateFileKind kind) {
   StateAttributes attributes;
   // Computed, not accumulated, so that a restarted run writes the same value.
   attributes.time = static_cast<double>(step) * (run.deck.integrator.end_time - run.deck.integrator.start_time);
@@ -18,7 +18,7 @@ StateAttributes step_attributes(const Run& run, std::int64_t step, bool checkpoi
   attributes.network_hash = run.network_hash;
   attributes.provenance = run.provenance;
   attributes.integrate_seconds = run.summary.integrate_seconds;
-  attributes.checkpoint = checkpoint;
+  attributes.checkpoint = kind == StateFileKind::checkpoint;
   if (run.self_check && step >= run.plan.first_step) {
     const SelfCheckResult& check = run.self_check->result();
     attributes.self_checked = true;
@@ -36,11 +36,11 @@ StateAttributes step_attributes(const Run& run, std::int64_t step, bool checkpoi
 
 std::string checkpoint_file(const OutputDeck& output) { return output.prefix + "_checkpoint.h5"; }
 
-StateSnapshot& take_snapshot(Run& run, std::int64_t step, bool checkpoint) {
+StateSnapshot& take_snapshot(Run& run, std::int64_t step, StateFileKind kind) {
   const ZoneBatch& batch = run.batch;
   StateSnapshot& snapshot = run.snapshot;
-  snapshot.file = checkpoint ? checkpoint_file(run.deck.output) : run.deck.output.file(step);
-  snapshot.attributes = step_attributes(run, step, checkpoint);
+  snapshot.file = kind == StateFileKind::checkpoint ? checkpoint_file(run.deck.output) : run.deck.output.file(step);
+  snapshot.attributes = step_attributes(run, step, kind);
   snapshot.global_zones = run.plan.zones;
   snapshot.block = run.plan.block;
   snapshot.abundances = batch.abundances.data();
@@ -74,12 +74,16 @@ void write_snapshot(Run& run, const StateSnapshot& snapshot) {
   summary.output_bytes +=
       static_cast<double>(run.plan.zones) * (run.network.species_count() * 8.0 + 4 * 8.0 + 8.0 + 4.0);
   ++summary.files_written;
-  if (snapshot.attributes.checkpoint)
-    run.out << "checkpoint: " << snapshot.file << " outer_step " << snapshot.attributes.outer_step << "\n" << std::flush;
-  else
-    run.out << "  wrote " << snapshot.file << "\n" << std::flush;
+  if (snapshot.attributes.checkpoint) {
+    run.out << "checkpoint: " << snapshot.file << " outer_step " << snapshot.attributes.outer_step << "\n";
+  } else {
+    run.out << "  wrote " << snapshot.file << "\n";
+  }
+  run.out << std::flush;
 }
 
-void write_step(Run& run, std::int64_t step, bool checkpoint) { write_snapshot(run, take_snapshot(run, step, checkpoint)); }
+void write_step(Run& run, std::int64_t step, StateFileKind kind) {
+  write_snapshot(run, take_snapshot(run, step, kind));
+}
 
 }  // namespace zoneode

@@ -149,7 +149,8 @@ void load_inputs(Run& run) {
   });
   run.out << "deck " << run.deck.file << "\n";
   for (const auto& item : run.options.overrides) run.out << "  command line overrides the deck: " << item << "\n";
-  if (!run.options.quiet) run.out << "---- resolved deck ----\n" << run.deck.resolved_yaml << "-----------------------\n";
+  if (!run.options.quiet)
+    run.out << "---- resolved deck ----\n" << run.deck.resolved_yaml << "-----------------------\n";
   print_network(run.network, *run.compact, false, run.out);
   run.network_hash = hex64(network_hash(run.network));
   collectively(run.mpi, exit_input_error,
@@ -248,7 +249,8 @@ void set_up_run(Run& run) {
     snapshot.status.assign(run.batch.count, 0);
     snapshot.time_reached.assign(run.batch.count, 0.0);
   });
-  if (run.options.restart.empty() && run.deck.output.writes(0, run.plan.last_step)) write_step(run, 0, false);
+  if (run.options.restart.empty() && run.deck.output.writes(0, run.plan.last_step))
+    write_step(run, 0, StateFileKind::output);
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());
   run.loop_start = MPI_Wtime();
   run.last_progress = run.loop_start;

@@ -97,11 +97,13 @@ void integrate_outer_step(Run& run) {
   RunSummary& summary = run.summary;
   mpi.barrier();
   double integrate_seconds = 0.0, transfer_seconds = 0.0;
-  collectively(mpi, exit_runtime_error, [&] { integrate_all(*run.backend, batch, integrate_seconds, transfer_seconds); });
+  collectively(mpi, exit_runtime_error,
+               [&] { integrate_all(*run.backend, batch, integrate_seconds, transfer_seconds); });
   // The figure of merit: integration only, the slowest rank's time.
   summary.integrate_seconds += mpi.max(integrate_seconds);
   run.rank_totals.integrate_seconds += integrate_seconds;
-  for (const ZoneResult& result : batch.results) run.rank_totals.integrator_steps += result.steps + result.rejected_steps;
+  for (const ZoneResult& result : batch.results)
+    run.rank_totals.integrator_steps += result.steps + result.rejected_steps;
   summary.transfer_seconds += mpi.max(transfer_seconds);
   // The prescribed history: T9 and rho at the end of this step, the conditions of the next.
   const StepsDeck& history = run.deck.steps;
@@ -128,7 +130,7 @@ bool stop_agreed(Run& run, std::int64_t step) {
   run.stopped_after = step;
   run.summary.outer_steps = step - run.plan.first_step + 1;
   if (!run.deck.output.prefix.empty()) {
-    write_step(run, step, true);
+    write_step(run, step, StateFileKind::checkpoint);
   } else if (run.mpi.root()) {
     std::cerr << "zoneode: stopped by " << stop_signal_name(stop_signal) << " after outer step " << step
               << "; no checkpoint: the deck has no output.prefix\n";

@@ -106,7 +106,7 @@ struct Run {
 
   const CliOptions& options;
   const MpiContext& mpi;
-  const double start;  // [s] MPI_Wtime() when the run began
+  const double start;            // [s] MPI_Wtime() when the run began
   std::ostringstream discarded;  // what ranks other than 0 print
   std::ostream& out;             // rank 0 speaks for all: std::cout there, `discarded` elsewhere
 
@@ -123,10 +123,10 @@ struct Run {
   RunSummary summary;
 
   // The outer steps' bookkeeping.
-  std::vector<std::int64_t> cuts;  // the blocks of every rank
+  std::vector<std::int64_t> cuts;   // the blocks of every rank
   RankTotals rank_totals;
-  double loop_start = 0.0;         // [s] MPI_Wtime() before the first outer step
-  double last_progress = 0.0;      // [s] MPI_Wtime() of the last progress line
+  double loop_start = 0.0;          // [s] MPI_Wtime() before the first outer step
+  double last_progress = 0.0;       // [s] MPI_Wtime() of the last progress line
   std::int64_t stopped_after = -1;  // the outer step after which a signal stopped the run; -1: none
 };
 
@@ -135,10 +135,12 @@ void set_up_run(Run& run);
 // Integrates every zone over one outer step, applies the prescribed T9 and rho history, adds the
 // step's statistics and runs the self-check.
 void integrate_outer_step(Run& run);
-// Writes the state after `step` (an output, or the checkpoint of a stopped run).
-void write_step(Run& run, std::int64_t step, bool checkpoint);
+// An output of the deck (output.prefix, .every, .initial), or the checkpoint of a stopped run.
+enum class StateFileKind { output, checkpoint };
+// Writes the state after `step`.
+void write_step(Run& run, std::int64_t step, StateFileKind kind);
 // The two halves of write_step: the state taken into run.snapshot, and that snapshot written.
-StateSnapshot& take_snapshot(Run& run, std::int64_t step, bool checkpoint);
+StateSnapshot& take_snapshot(Run& run, std::int64_t step, StateFileKind kind);
 void write_snapshot(Run& run, const StateSnapshot& snapshot);
 // The checkpoint of a stopped run: one per output prefix, overwritten by the next (never an output).
 std::string checkpoint_file(const OutputDeck& output);
