@@ -182,3 +182,17 @@ zoneode_quote() {
   done
   echo "${out[*]}"
 }
+
+# zoneode_kernel_ids REGEX < `rocprof-compute analyze --list-stats` output: the kernel ids (the
+# integers analyze's -k takes) of the kernels whose names match REGEX, space-separated.
+zoneode_kernel_ids() {
+  local filter=$1 line id name ids=()
+  while IFS= read -r line; do
+    # Table rows: "│  0 │ final_kernel(...) │" (box drawing or ASCII bars); the id cell is an integer.
+    [[ $line =~ ^[^0-9A-Za-z]*([0-9]+)[[:space:]]*[^[:alnum:][:space:]]+[[:space:]]*(.*[^[:space:]])[[:space:]]*[^[:alnum:][:space:]()]*$ ]] || continue
+    id=${BASH_REMATCH[1]}
+    name=${BASH_REMATCH[2]}
+    if [[ $name =~ $filter ]]; then ids+=("$id"); fi
+  done
+  echo "${ids[*]}"
+}
