@@ -135,6 +135,7 @@ if [ "${ZONEODE_REPORT:-0}" = 1 ]; then
   report+=(slurm/report.sbatch "$campaign")
   export ZONEODE_PYTHON=${ZONEODE_PYTHON:-${site_python:-}}
   if [ "$dry_run" = 1 ]; then
+    echo "# the report job (submitted with --dependency=afterany:<the job ids above>):"
     zoneode_quote "${report[@]}"
   elif id=$("${report[@]}"); then
     echo "scaling.sh: report job ${id%%;*} (after ${jobs[*]:-nothing}): $campaign/report"
