@@ -40,6 +40,7 @@ try:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # after the backend is chosen
+    import matplotlib.ticker
 except ImportError:
     plt = None
 
@@ -244,9 +245,11 @@ def plot_scaling(out, mode, campaigns):
             axes.set_ylim(bottom=0, top=max(1.1, max(p["efficiency"] for c in series for p in c["points"]) * 1.05))
         else:
             axes.set_yscale("log")
+            for set_formatter in (axes.yaxis.set_major_formatter, axes.yaxis.set_minor_formatter):
+                set_formatter(matplotlib.ticker.FormatStrFormatter("%g"))  # 6, not 6x10^0
         axes.set_xscale("log", base=2)
         axes.set_xticks(all_x, [str(v) for v in all_x])
-        axes.minorticks_off()
+        axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())  # y keeps its labelled minor ticks
         axes.set_xlabel(" / ".join(axis_labels))
         axes.set_ylabel(label)
         axes.set_title(f"{mode} scaling: {label}")
