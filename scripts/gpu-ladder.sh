@@ -18,6 +18,8 @@
 #   LADDER_RUN_TIMEOUT_S=150 per run           LADDER_SET="k=v ..." extra --set for every run
 #   LADDER_ZONE_SWEEP=1 the zone-count sweep (off by default; LADDER_ZONE_COUNTS, LADDER_ZONE_SWEEP_VARIANTS)
 #   LADDER_SKIP_BUILD=1 use the build as it is  ZONEODE_BUILD_DIR=build-gpu  ZONEODE_GPU=CUDA|HIP
+#   ZONEODE_CUDA_FLAGS=-lineinfo (line tables for kernels/bench/profile-regimes.sh, which reuses this build;
+#   nvcc 13 sm_90 emits byte-identical kernel code with and without it)
 #   LADDER_FAKE_GPU=1 test without a GPU: "GPU" runs are CPU runs, ceilings invented (marked FAKE)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,7 @@ dry=0
 while [ $# -gt 0 ]; do
   case $1 in
     --dry-run) dry=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "gpu-ladder.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -87,7 +89,8 @@ if [ "$fake" = 1 ] || [ -n "${LADDER_SKIP_BUILD:-}" ]; then
 else
   t0=$SECONDS
   x "$work/configure.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZONEODE_GPU="${ZONEODE_GPU:-CUDA}" \
-    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" -DZONEODE_KERNEL=all -DZONEODE_HDF5=SERIAL -DZONEODE_TESTS=OFF ||
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" -DCMAKE_CUDA_FLAGS="${ZONEODE_CUDA_FLAGS--lineinfo}" -DZONEODE_KERNEL=all \
+    -DZONEODE_HDF5=SERIAL -DZONEODE_TESTS=OFF ||
     { tail -30 "$work/configure.log"; exit 1; }
   x "$work/build.log" cmake --build "$build" -j "$cores" --target zoneode zoneode-compare zoneode-ceilings ||
     { grep -B5 -A20 -m3 error "$work/build.log" | head -80; exit 1; }
@@ -231,10 +234,18 @@ cell() {
   record cell regime="$r" row="$row" tag="$tag" variant="$variant" knobs="$knobs" knob_mode="$knob_mode" ns_runs="$ns_list" \
     summary="$work/$tag-1.json" compare_rc="$verdict" compare_json="$work/$tag-compare.json" header="$(header_of "$work/$tag-1.log")" notes="$fail_note$notes"
   [ "$dry" = 1 ] || log "  $(printf '%-3s %-24s' "$r" "$row") $(nums "$ns_list")ns/zone-step, compare rc ${verdict:-later} ($(elapsed) s)"
+  # no device at all (driver, runtime): every later cell would fail the same way, so stop spending time
+  if [ "$dry" = 0 ] && [ -z "${ns_list// /}" ] && grep -qiE "gpuGetDeviceCount|no CUDA-capable|driver version|no HIP|hipErrorNoDevice" \
+       "$work/$tag-1.log" 2>/dev/null; then
+    no_device=$(grep -m1 -iE "gpuGetDeviceCount|no CUDA-capable|driver version|no HIP|hipErrorNoDevice" "$work/$tag-1.log")
+  fi
 }
+no_device=""
 log "== GPU: every variant on every regime ($zones zones timed, $check_zones compared; (d) $d_zones zones)"
-for v in $ordered; do for r in $regimes; do cell "$r" "$v" "$v" ""; done; done
+for v in $ordered; do for r in $regimes; do [ -n "$no_device" ] || cell "$r" "$v" "$v" ""; done; done
+[ -z "$no_device" ] || log "!! NO USABLE GPU, the GPU cells stop here: $no_device"
 for point in ${LADDER_SWEEPS:-}; do
+  [ -z "$no_device" ] || break
   v=${point%%:*} knobs=${point#*:}
   [ "$v" != "$point" ] || { log "LADDER_SWEEPS: '$point' is not variant:key=value,..."; continue; }
   for r in $regimes; do cell "$r" "$v[$knobs]" "$v" "$knobs"; done

@@ -168,6 +168,8 @@ def table(cells, csv_path, json_path):
         cpu_ns = cpu.get(c["regime"], {}).get("ns")
         b = base.get(c["regime"])
         rc = c.get("compare_rc")
+        if rc not in (0, 1):  # no comparison made (a run or the compare failed): no difference to show
+            c["max_rel"] = None
         check = "-" if rc is None else {0: "PASS", 1: "FAIL"}.get(rc, f"ERR{rc}")
         if c.get("skipped"):
             check = "skip"
