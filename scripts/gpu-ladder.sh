@@ -174,7 +174,7 @@ for r in $regimes; do
   ns_list=""
   for k in $(seq 1 "$repeats"); do
     prefix=(); [ "$k" = 1 ] && prefix=(--set output.prefix="$work/cpu-$r")
-    x "$work/cpu-$r-$k.log" env OMP_NUM_THREADS="$cores" timeout "$run_timeout" "$zoneode" "${args[@]}" --backend cpu \
+    x "$work/cpu-$r-$k.log" env OMP_NUM_THREADS="$cores" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" --backend cpu \
       --threads "$cores" "${prefix[@]}" --summary "$work/cpu-$r-$k.json"
     ns_list+="$(field "$work/cpu-$r-$k.json" ns_per_zone_step) "
   done
@@ -210,7 +210,7 @@ cell() {
   fi
   if [ "$r" != d ]; then  # validation on check_zones zones
     zone_args "$r" "$check_zones"
-    x "$work/$tag-check.log" env "${knob_env[@]}" timeout "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
+    x "$work/$tag-check.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
       --set output.prefix="$work/$tag"
     x "$work/$tag-compare.txt" "$compare" "$work/cpu-${r}_step000001.h5" "$work/${tag}_step000001.h5" --rtol 1e-12 --atol 1e-28 \
       --json "$work/$tag-compare.json"
@@ -220,7 +220,7 @@ cell() {
   for k in $(seq 1 "$repeats"); do
     prefix=(); [ "$r" = d ] && [ "$k" = 1 ] && prefix=(--set output.prefix="$work/$tag")  # (d) is compared from its timed run
     local t0=$EPOCHREALTIME
-    x "$work/$tag-$k.log" env "${knob_env[@]}" timeout "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
+    x "$work/$tag-$k.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
       "${prefix[@]}" --summary "$work/$tag-$k.json"
     local rc=$?
     [ "$dry" = 1 ] && break
@@ -258,7 +258,7 @@ if [ -n "${LADDER_ZONE_SWEEP:-}" ]; then
     for v in ${LADDER_ZONE_SWEEP_VARIANTS:-baseline final}; do
       [ "$(elapsed)" -lt "$deadline" ] || { log "  $n $v: skipped (time)"; continue; }
       gpu_cmd "$v"
-      x "$work/zones-$n-$v.log" timeout "$run_timeout" "$zoneode" "${deck[c1]}" --quiet --set integrator.end_time=1e-13 \
+      x "$work/zones-$n-$v.log" timeout -k 10 "$run_timeout" "$zoneode" "${deck[c1]}" --quiet --set integrator.end_time=1e-13 \
         --set zones.count="$n" "${extra_set[@]}" "${backend[@]}" --summary "$work/zones-$n-$v.json"
       record zones zones="$n" variant="$v" summary="$work/zones-$n-$v.json"
       [ "$dry" = 1 ] || log "  $(printf '%8d zones %-9s %10s ns per zone-step' "$n" "$v" "$(field "$work/zones-$n-$v.json" ns_per_zone_step)")"
@@ -286,6 +286,6 @@ fi
 if [ "$dry" = 0 ]; then
   "$python" "$report" table "$cells" "$out/ladder.csv" "$out/ladder.json" | tee -a "$out/ladder.txt"
   rm -f "$work"/*.h5
-  tar czf "$out/logs.tgz" -C "$work" . 2>/dev/null
+  tar czf "$out/logs.tgz" -C "$work" . 2>/dev/null && rm -rf "$work"
 fi
 log "== done in $(elapsed) s: $out/ladder.txt"

@@ -87,10 +87,10 @@ for r in $regimes; do
        --summary "$work/extra/run-$r.json")
   profile=("$ncu" --clock-control none "${sections[@]}" --import-source yes -k "regex:$variant" -c 1 -f -o "$work/extra/$r")
   t0=$SECONDS
-  x "$work/extra/ncu-$r.log" timeout "$run_timeout" "${profile[@]}" --metrics "$metrics" "${run[@]}"
+  x "$work/extra/ncu-$r.log" timeout -k 10 "$run_timeout" "${profile[@]}" --metrics "$metrics" "${run[@]}"
   if [ "$dry" = 0 ] && [ ! -f "$work/extra/$r.ncu-rep" ]; then  # a metric this ncu does not know: sections alone
     log "  $r: ncu with --metrics failed ($(grep -m1 ERROR "$work/extra/ncu-$r.log")); again without"
-    x "$work/extra/ncu-$r.log" timeout "$run_timeout" "${profile[@]}" "${run[@]}"
+    x "$work/extra/ncu-$r.log" timeout -k 10 "$run_timeout" "${profile[@]}" "${run[@]}"
   fi
   rep=$work/extra/$r.ncu-rep
   if [ "$dry" = 0 ] && [ ! -f "$rep" ]; then log "== $r: no report ($(tail -2 "$work/extra/ncu-$r.log" | tr '\n' ' '))"; continue; fi
@@ -112,5 +112,6 @@ if [ "$dry" = 0 ]; then
   if [ "$(stat -c %s "$out/extra.tgz")" -gt 15000000 ]; then  # what comes back is < 16 MB a file: the reports go first
     tar czf "$out/extra.tgz" -C "$work/extra" --exclude='*.ncu-rep' . 2>/dev/null; log "extra.tgz: reports left out (size)"
   fi
+  rm -rf "$work"
 fi
 log "== done in $((SECONDS - t_start)) s: $out/profile.txt"
