@@ -22,7 +22,7 @@
 #   nvcc 13 sm_90 emits byte-identical kernel code with and without it)
 #   LADDER_FAKE_GPU=1 test without a GPU: "GPU" runs are CPU runs, ceilings invented (marked FAKE)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 dry=0
 while [ $# -gt 0 ]; do
   case $1 in
@@ -118,7 +118,7 @@ log "variants: $ordered(from $variants_from)"
 knob_mode=deck
 probe=$("$zoneode" network info "${deck[a]}" --set run.kernel_config=128x0x6 2>&1)  # pipefail: no pipe into grep -q
 if [[ $probe == *"unknown key"* ]]; then
-  knob_mode=env
+  knob_mode="env"
   log "sweep knobs: FALLBACK to ZONEODE_KERNEL_CONFIG / _PLACEMENT / ZONEODE_CHUNK_TERMS (this binary has no run.kernel_config)"
 fi
 # knob_args "k=v,k=v": fills knob_set (--set ...) and knob_env (VAR=value) for one sweep point
@@ -200,7 +200,7 @@ log "== CPU done at $(elapsed) s"
 gpu_cmd() { if [ "$fake" = 1 ]; then backend=(--backend cpu --threads "$cores"); else backend=(--backend gpu --kernel "$1"); fi; }
 # cell REGIME ROW VARIANT "k=v,...": validate against the CPU and time one variant on one regime
 cell() {
-  local r=$1 row=$2 variant=$3 knobs=$4 tag notes="" fail_note="" verdict="" runs=0 ns_list=""
+  local r=$1 row=$2 variant=$3 knobs=$4 tag notes="" fail_note="" verdict="" ns_list=""
   knob_args "$knobs" || return
   gpu_cmd "$variant"
   tag=$r-$(echo "$row" | tr -c 'a-zA-Z0-9_.\n-' '_')
@@ -224,7 +224,7 @@ cell() {
       "${prefix[@]}" --summary "$work/$tag-$k.json"
     local rc=$?
     [ "$dry" = 1 ] && break
-    runs=$k ns_list+="$(field "$work/$tag-$k.json" ns_per_zone_step) "
+    ns_list+="$(field "$work/$tag-$k.json" ns_per_zone_step) "
     [ "$rc" = 0 ] || [ -n "$fail_note" ] || fail_note="run $k exit $rc: $(grep -m1 -i 'error\|zoneode:' "$work/$tag-$k.log" | cut -c1-150); "
     [ "$rc" = 0 ] || [ "$rc" = 3 ] || break
     local took; took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}')
@@ -248,7 +248,7 @@ for point in ${LADDER_SWEEPS:-}; do
   [ -z "$no_device" ] || break
   v=${point%%:*} knobs=${point#*:}
   [ "$v" != "$point" ] || { log "LADDER_SWEEPS: '$point' is not variant:key=value,..."; continue; }
-  for r in $regimes; do cell "$r" "$v[$knobs]" "$v" "$knobs"; done
+  for r in $regimes; do cell "$r" "${v}[$knobs]" "$v" "$knobs"; done
 done
 
 # ---- zone-count sweep (optional): latency at few zones, throughput at many

@@ -210,12 +210,13 @@ def table(cells, csv_path, json_path):
         lines.append("  issue 16 targets for final: " + "; ".join(
             f"{r} {fmt(ns, '.2f')} ns {'<=' if ns and ns <= TARGETS_NS[r] else 'NOT <='} {TARGETS_NS[r]:g}"
             for r, ns in finals.items() if r in TARGETS_NS))
-    headers = {c["row"]: c.get("header") for c in rows if c["regime"] != "d" and c.get("header")}
-    for row, header in headers.items():
-        lines.append(f"  {row}: {header}")
-    d_headers = {c["row"]: c.get("header") for c in rows if c["regime"] == "d" and c.get("header")}
-    for row, header in d_headers.items():
-        lines.append(f"  (d) {row}: {header}")
+    launches = {}  # row -> run header -> regimes: what each variant launched (blocks, threads, placement)
+    for c in rows:
+        if c.get("header"):
+            launches.setdefault(c["row"], {}).setdefault(c["header"], []).append(c["regime"])
+    for row, by_header in launches.items():
+        for header, regimes in by_header.items():
+            lines.append(f"  {row} [{' '.join(regimes)}]: {header}")
     zones = [r for r in records if r["kind"] == "zones"]
     if zones:
         lines.append("== zone-count sweep (c1, 463 steps per zone): ns per zone-step")

@@ -20,7 +20,7 @@
 #   PROFILE_DEADLINE_S=200 (later regimes skipped)  PROFILE_RUN_TIMEOUT_S=150  NCU=ncu
 #   ZONEODE_BUILD_DIR=build-gpu  LADDER_SKIP_BUILD=1 (use the build as it is)  ZONEODE_CUDA_FLAGS=-lineinfo
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 dry=0
 [ "${1:-}" = --dry-run ] && { dry=1; shift; }
 case ${1:-} in -h|--help|"") sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;; esac
