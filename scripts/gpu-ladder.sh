@@ -14,7 +14,7 @@
 #                   extra points, each validated and timed on every regime (keys are run.KEY deck keys)
 #   LADDER_ZONES=65536 timed zones (a-c2)      LADDER_CHECK_ZONES=1024 zones compared with the CPU (a-c2)
 #   LADDER_D_ZONES=104 zones of (d)            LADDER_REPEATS=3   LADDER_SLOW_S=5: a cell whose first
-#   run takes longer is run once (the table says so)   LADDER_DEADLINE_S=480: after this, cells are skipped
+#   run takes longer is run once (the table says so)   LADDER_DEADLINE_S=400: no new cell after this
 #   LADDER_RUN_TIMEOUT_S=150 per run           LADDER_SET="k=v ..." extra --set for every run
 #   LADDER_ZONE_SWEEP=1 the zone-count sweep (off by default; LADDER_ZONE_COUNTS, LADDER_ZONE_SWEEP_VARIANTS)
 #   LADDER_SKIP_BUILD=1 use the build as it is  ZONEODE_BUILD_DIR=build-gpu  ZONEODE_GPU=CUDA|HIP
@@ -39,7 +39,7 @@ cores=$(nproc)
 python=${PYTHON:-python3}
 report=kernels/bench/ladder_report.py
 t_start=$SECONDS
-deadline=${LADDER_DEADLINE_S:-480}
+deadline=${LADDER_DEADLINE_S:-400}
 run_timeout=${LADDER_RUN_TIMEOUT_S:-150}
 repeats=${LADDER_REPEATS:-3}
 slow_s=${LADDER_SLOW_S:-5}
@@ -110,8 +110,11 @@ else
   variants="baseline lds wave tuned final" variants_from="FALLBACK: default list (no --list-kernels in this binary)"
 fi
 [ "$fake" = 1 ] && [ -z "${LADDER_VARIANTS:-}" ] && variants="baseline final" variants_from="FAKE: two names, all run on the CPU"
-ordered=""  # final first, then baseline, then the rest: what matters most is measured before any deadline
-for v in final baseline $variants; do case " $variants " in *" $v "*) case " $ordered " in *" $v "*) ;; *) ordered+="$v " ;; esac ;; esac; done
+# final first, then variants new since the first ladder, then baseline and the older rungs newest first:
+# what matters most is measured before any deadline
+ordered=""
+new_variants=$(for v in $variants; do case " baseline lds wave tuned final " in *" $v "*) ;; *) echo "$v" ;; esac; done)
+for v in final $new_variants baseline tuned wave lds $variants; do case " $variants " in *" $v "*) case " $ordered " in *" $v "*) ;; *) ordered+="$v " ;; esac ;; esac; done
 log "variants: $ordered(from $variants_from)"
 
 # ---- sweep knobs: deck keys (run.kernel_config, run.kernel_placement, run.chunk_terms) where the binary has them
