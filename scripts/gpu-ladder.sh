@@ -113,7 +113,8 @@ fi
 # final first, then variants new since the first ladder, then baseline and the older rungs newest first:
 # what matters most is measured before any deadline
 ordered=""
-new_variants=$(for v in $variants; do case " baseline lds wave tuned final " in *" $v "*) ;; *) echo "$v" ;; esac; done)
+first_ladder=" baseline lds wave tuned final "
+new_variants=$(for v in $variants; do [[ $first_ladder == *" $v "* ]] || echo "$v"; done)
 for v in final $new_variants baseline tuned wave lds $variants; do case " $variants " in *" $v "*) case " $ordered " in *" $v "*) ;; *) ordered+="$v " ;; esac ;; esac; done
 log "variants: $ordered(from $variants_from)"
 
@@ -170,6 +171,21 @@ for r in $regimes; do
 done
 
 # ---- CPU backend, all cores: reference files and ns per zone-step
+# The regime's own sensitivity, the yardstick for a GPU difference: the CPU against itself with
+# dt_fraction one ulp up (at T9 5 that alone moves some values by ~1e-12).
+ulp_run() {  # ulp_run REGIME THREADS [nice]
+  local dtf up
+  dtf=$(grep -m1 -E '^ +dt_fraction:' "${deck[$1]}" | awk '{print $2}')
+  up=$("$python" -c "import math, sys; print(repr(math.nextafter(float(sys.argv[1]), 2.0)))" "$dtf" 2>/dev/null || echo "$dtf")
+  zone_args "$1" "$([ "$1" = d ] && echo "$d_zones" || echo "$check_zones")"
+  x "$work/cpu-ulp-$1.log" env OMP_NUM_THREADS="$2" ${3:+nice -n 5} timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
+    --threads "$2" --set integrator.dt_fraction="$up" --set output.prefix="$work/cpu-ulp-$1"
+}
+sensitivity() {  # sensitivity REGIME: compare the CPU reference with its one-ulp run, record it
+  x "$work/cpu-ulp-$1-compare.txt" "$compare" "$work/cpu-${1}_step000001.h5" "$work/cpu-ulp-${1}_step000001.h5" \
+    --rtol 1e-12 --atol 1e-28 --json "$work/cpu-ulp-$1-compare.json"
+  record sensitivity regime="$1" compare_rc=$? compare_json="$work/cpu-ulp-$1-compare.json"
+}
 log "== CPU backend, $cores threads"
 for r in $regimes; do
   [ "$r" = d ] && continue
@@ -183,14 +199,17 @@ for r in $regimes; do
   done
   record cpu regime="$r" zones="$check_zones" threads="$cores" ns_runs="$ns_list" summary="$work/cpu-$r-1.json"
   [ "$dry" = 1 ] || log "  $r: $check_zones zones, ns per zone-step $(nums "$ns_list")"
+  ulp_run "$r" "$cores"
+  sensitivity "$r"
 done
 # (d): its reference (every zone, the study's 322,379 steps) runs beside the GPU work, one core left free
 d_pid=""
 if [[ " $regimes " == *" d "* ]]; then
   zone_args d "$d_zones"
   d_threads=$((cores > 1 ? cores - 1 : 1))
-  x "$work/cpu-d.log" env OMP_NUM_THREADS=$d_threads nice -n 5 timeout 900 "$zoneode" "${args[@]}" --backend cpu \
-    --threads $d_threads --set output.prefix="$work/cpu-d" --summary "$work/cpu-d.json" &
+  { x "$work/cpu-d.log" env OMP_NUM_THREADS=$d_threads nice -n 5 timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
+      --threads $d_threads --set output.prefix="$work/cpu-d" --summary "$work/cpu-d.json"
+    ulp_run d "$d_threads" nice; } &
   d_pid=$!
   if [ "$dry" = 1 ]; then wait "$d_pid"; d_pid=""; else
     log "  d: $d_zones zones on $d_threads threads, in the background (pid $d_pid) beside the GPU runs"
@@ -277,6 +296,7 @@ fi
 if [[ " $regimes " == *" d "* ]]; then
   record cpu regime=d zones="$d_zones" threads="$d_threads" ns_runs="$(field "$work/cpu-d.json" ns_per_zone_step)" \
     summary="$work/cpu-d.json" note="beside the GPU runs, one core left free"
+  sensitivity d
   for f in "$work"/d-*_step000001.h5; do
     [ -e "$f" ] || continue
     tag=$(basename "$f" _step000001.h5)

@@ -138,6 +138,7 @@ def table(cells, csv_path, json_path):
     fl = floors(records)
     cpu = {r["regime"]: r for r in records if r["kind"] == "cpu"}
     compares = {r["tag"]: r for r in records if r["kind"] == "compare"}
+    sensitivity = {r["regime"]: r for r in records if r["kind"] == "sensitivity"}
     rows = []
     for c in (r for r in records if r["kind"] == "cell"):
         if c.get("regime") == "d" and c.get("tag") in compares:  # (d) compared after its CPU reference finished
@@ -156,6 +157,10 @@ def table(cells, csv_path, json_path):
                     f"{', ' + p['note'] if p.get('note') else ''})") if p else "CPU not run"
         lines.append(f"  {regime:3s} {REGIME_NAMES.get(regime, '')}: {f.get('deck', '')}; "
                      f"floor {fmt(f.get('floor_ns'), '.2f')} ns ({f.get('binds') or '-'}); {cpu_text}")
+        sens = sensitivity.get(regime)
+        if sens:
+            lines.append(f"      the CPU against itself with dt_fraction + 1 ulp: max rel {fmt(sens.get('max_rel'), '.1e')}"
+                         f" ({sens.get('worst') or '-'}), {'within' if sens.get('compare_rc') == 0 else 'NOT within'} 1e-12")
     head = ("regime", "variant", "zones", "steps", "runs", "ns/zs", "vs_base", "vs_cpu", "of_floor", "max_rel", "check")
     name_width = max([24] + [len(c["row"]) + 4 for c in rows])
     widths = (6, name_width, 7, 7, 4, 9, 7, 7, 8, 9, 5)
@@ -230,7 +235,7 @@ def table(cells, csv_path, json_path):
             writer.writerows(csv_rows)
     with open(json_path, "w") as f:
         json.dump({"meta": meta, "ceilings": next((r for r in records if r["kind"] == "ceilings"), {}),
-                   "regimes": fl, "cpu": cpu, "rows": csv_rows, "zone_sweep": zones}, f, indent=1)
+                   "regimes": fl, "cpu": cpu, "cpu_one_ulp_sensitivity": sensitivity, "rows": csv_rows, "zone_sweep": zones}, f, indent=1)
 
 
 def main(argv):
