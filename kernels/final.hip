@@ -23,7 +23,9 @@
 //   in shared memory (the step block is read through L1) and a launch bound of 6 blocks per
 //   multiprocessor: more zones per multiprocessor; with fewer zones than half the resident
 //   blocks, 256 threads per zone (the latency-bound case).
-// Block size from ZONEODE_KERNEL_CONFIG=BLOCKx0 for sweeps; ZONEODE_KERNEL_PLACEMENT as elsewhere.
+// Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms.
+#include <algorithm>
+
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
@@ -77,29 +79,26 @@ bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_bloc
   return false;
 }
 
-int chunk_threads() { return chunk_threads_cut; }
-
 LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
   LaunchPlan result = place_arrays(config.block, context, final_stages_network, true);
   result.group = 0;
   // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
-  // too large for it, or the sweeps' ZONEODE_KERNEL_PLACEMENT) run unbounded, as the run header says.
+  // too large for it, or a sweep's run.kernel_placement) run unbounded, as the run header says.
   result.min_blocks = result.stage_zone && !result.stage_network ? config.min_blocks : 0;
   if (!with_kernel(
           config.block, result.stage_network, result.stage_zone,
           [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
-                                std::to_string(config.min_blocks) +
+    throw std::invalid_argument("run.kernel_config: final has no " + config_name(config) +
                                 " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7)");
   return result;
 }
 
 LaunchPlan plan(const LaunchContext& context) {
-  const KernelConfig config = kernel_config(final_default);
+  const KernelConfig config = kernel_config(context, final_default);
   LaunchPlan result = plan_for(config, context);
   // Few zones leave most of the GPU idle: more threads per zone shorten each step instead. Few:
   // less than half of what the default configuration keeps resident.
-  if (!std::getenv("ZONEODE_KERNEL_CONFIG") && config.block < few_zones_block) {
+  if (!context.tuning.configured && config.block < few_zones_block) {
     LaunchContext full = context;
     full.zones = std::int64_t{1} << 40;
     if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context);
@@ -113,10 +112,91 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
       [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks);
 }
 
-const VariantOps ops{"final", plan, launch, chunk_threads};
+// The host side: the term chunks and reaction words, once per run.
+void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {
+  const std::int64_t terms = network.flux_terms();
+  const int chunk_terms = context.tuning.chunk_terms > 0
+                              ? context.tuning.chunk_terms
+                              : static_cast<int>(std::max<std::int64_t>(1, (terms + chunk_threads_cut - 1) / chunk_threads_cut));
+  const TermChunks chunks = make_term_chunks(network.step_view(), chunk_terms);
+  args.chunk_terms = uploads.upload(chunks.terms);
+  args.chunk_column_start = uploads.upload(chunks.column_start);
+  args.chunk_length = uploads.upload(chunks.length);
+  args.chunk_position = uploads.upload(chunks.position);
+  args.creation_chunks = uploads.upload(chunks.creation_chunks);
+  args.destruction_chunks = uploads.upload(chunks.destruction_chunks);
+  args.chunks = chunks.chunks();
+  args.reaction_words = uploads.upload(make_reaction_words(network.step_view()));
+  context.chunks = chunks.chunks();
+}
+
+const VariantOps ops{"final", plan, launch, prepare};
 
 }  // namespace
 
 const VariantOps* final_variant() { return &ops; }
+
+TermChunks make_term_chunks(const StepView& network, int chunk_terms) {
+  // The chunks in list order: [first term, end) in one of the two lists.
+  struct Chunk {
+    const reaction_index_t* reaction;
+    const stoich_factor_t* factor;
+    std::int32_t begin, end;
+  };
+  std::vector<Chunk> list;
+  TermChunks chunks;
+  auto cut = [&](const std::int32_t* offsets, const reaction_index_t* reaction, const stoich_factor_t* factor,
+                 std::vector<std::int32_t>& per_species) {
+    for (int i = 0; i < network.species_count; ++i) {
+      per_species.push_back(static_cast<std::int32_t>(list.size()));
+      for (std::int32_t k = offsets[i]; k < offsets[i + 1]; k += chunk_terms)
+        list.push_back({reaction, factor, k, std::min<std::int32_t>(k + chunk_terms, offsets[i + 1])});
+    }
+    per_species.push_back(static_cast<std::int32_t>(list.size()));
+  };
+  cut(network.creation_offsets, network.creation_reaction, network.creation_factor, chunks.creation_chunks);
+  cut(network.destruction_offsets, network.destruction_reaction, network.destruction_factor,
+      chunks.destruction_chunks);
+  // Longest first; a stable sort keeps list order among equals.
+  std::vector<std::int32_t> order(list.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
+  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    return list[a].end - list[a].begin > list[b].end - list[b].begin;
+  });
+  chunks.position.resize(list.size());
+  for (std::size_t c = 0; c < order.size(); ++c) {
+    chunks.position[order[c]] = static_cast<std::int32_t>(c);
+    chunks.length.push_back(list[order[c]].end - list[order[c]].begin);
+  }
+  const std::int32_t longest = chunks.length.empty() ? 0 : chunks.length.front();
+  chunks.column_start.push_back(0);
+  for (std::int32_t j = 0; j < longest; ++j) {
+    for (std::size_t c = 0; c < order.size() && chunks.length[c] > j; ++c) {
+      const Chunk& chunk = list[order[c]];
+      const std::int32_t k = chunk.begin + j;
+      chunks.terms.push_back(static_cast<std::uint32_t>(chunk.reaction[k]) |
+                             static_cast<std::uint32_t>(chunk.factor[k]) << chunk_term_factor_shift);
+    }
+    chunks.column_start.push_back(static_cast<std::int32_t>(chunks.terms.size()));
+  }
+  return chunks;
+}
+
+std::vector<std::uint64_t> make_reaction_words(const StepView& network) {
+  static_assert(max_reactants_per_reaction * ReactionWords::species_bits <= ReactionWords::count_shift);
+  if (network.species_count > ReactionWords::max_species)
+    throw std::invalid_argument("kernel final: at most " + std::to_string(ReactionWords::max_species) +
+                                " species (this network has " + std::to_string(network.species_count) + ")");
+  std::vector<std::uint64_t> words(network.reaction_count);
+  for (int r = 0; r < network.reaction_count; ++r) {
+    std::uint64_t word = static_cast<std::uint64_t>(network.reactant_count[r]) << ReactionWords::count_shift;
+    if (network.reaction_flags[r] & reaction_flag_electron_capture) word |= std::uint64_t{1} << ReactionWords::capture_shift;
+    for (int k = 0; k < network.reactant_count[r]; ++k)
+      word |= static_cast<std::uint64_t>(network.reactant_species[max_reactants_per_reaction * r + k])
+              << (ReactionWords::species_bits * k);
+    words[r] = word;
+  }
+  return words;
+}
 
 }  // namespace zoneode::gpu

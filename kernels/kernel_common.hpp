@@ -93,15 +93,12 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
 
 // Where a staging variant puts a block's arrays: the step block and the zone's arrays in LDS if
 // allowed and they fit together; else the zone's arrays alone; else nothing (global memory).
-// ZONEODE_KERNEL_PLACEMENT=network|zone|global sets what a staging variant may stage (for the
-// ladder's experiments): network both, zone the zone arrays only, global none. Leaves the grid 0.
+// The deck's run.kernel_placement (network|zone|global, for the ladder's experiments) sets what a
+// staging variant may stage: network both, zone the zone arrays only, global none. Leaves the grid 0.
 inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
-  if (const char* placement = std::getenv("ZONEODE_KERNEL_PLACEMENT"); placement && *placement) {
-    const std::string p = placement;
-    if (p != "network" && p != "zone" && p != "global")
-      throw std::invalid_argument("ZONEODE_KERNEL_PLACEMENT='" + p + "': expected network, zone or global");
-    allow_network = p == "network";
-    allow_zone = allow_zone && p != "global";
+  if (c.tuning.placement != KernelPlacement::automatic) {
+    allow_network = c.tuning.placement == KernelPlacement::network;
+    allow_zone = allow_zone && c.tuning.placement != KernelPlacement::global;
   }
   LaunchPlan plan;
   plan.block = block;

@@ -1,5 +1,5 @@
 // What the GPU backend hands a kernel variant, and what a variant tells the backend: host-visible
-// declarations shared by the backend (src/backends/gpu) and the variant files (kernels/*.hip).
+// declarations shared by the backend (gpu_backend.hip) and the variant files (kernels/*.hip).
 #pragma once
 
 #include <cstddef>
@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/choices.hpp"
 #include "integrators/settings.hpp"
+#include "network/compact.hpp"
 #include "network/views.hpp"
 
 namespace zoneode::gpu {
@@ -67,8 +69,9 @@ struct ReactionWords {
 };
 std::vector<std::uint64_t> make_reaction_words(const StepView& network);
 
-// What the device and the network are, for a variant to plan its launch.
+// What the device and the network are, and the deck's launch choices, for a variant to plan its launch.
 struct LaunchContext {
+  KernelTuning tuning;                  // run.kernel_config, kernel_placement, chunk_terms
   int multiprocessors = 0;
   std::size_t max_shared_bytes = 0;     // per block, opt-in limit
   int species_count = 0;
@@ -91,30 +94,50 @@ struct LaunchPlan {
   std::string describe() const;
 };
 
+// Copies a variant's own host arrays to the device, once per run; the backend keeps the copies
+// for the run and frees them (a variant's prepare hook uses it).
+class DeviceUploads {
+ public:
+  virtual ~DeviceUploads() = default;
+  virtual const void* upload(const void* data, std::size_t bytes) = 0;
+  template <typename T>
+  const T* upload(const std::vector<T>& values) {
+    return static_cast<const T*>(upload(values.data(), values.size() * sizeof(T)));
+  }
+};
+
+// A kernel variant, as kernels/NAME.hip defines it (NAME_variant()).
 struct VariantOps {
   const char* name;
   LaunchPlan (*plan)(const LaunchContext& context);
   void (*launch)(const LaunchPlan& plan, const KernelArgs& args);
-  // Threads the term chunks are cut for (final), 0 when the variant uses no chunks.
-  int (*chunk_threads)() = nullptr;
+  // Once per run, before any plan: what the variant needs beyond the network (final: its term
+  // chunks and reaction words), uploaded into args, with what the plan must know in context.
+  // Null for variants that need nothing.
+  void (*prepare)(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
+                  LaunchContext& context) = nullptr;
 };
 
-// "BLOCKxGROUPxMIN_BLOCKS" (or "BLOCKxGROUP") from ZONEODE_KERNEL_CONFIG (tuned, final: the
-// ladder's sweeps set it), else the defaults. min_blocks: the launch bound's minimum of resident
-// blocks per multiprocessor (CUDA), which caps registers; 0 for none.
+// A launch configuration: threads per zone, lanes per species, launch bound (resident blocks per
+// multiprocessor, CUDA: caps registers; 0 for none).
 struct KernelConfig {
   int block;
   int group;
   int min_blocks;
 };
-KernelConfig kernel_config(KernelConfig defaults);
+// The deck's run.kernel_config where it gives one, else the variant's defaults.
+inline KernelConfig kernel_config(const LaunchContext& context, KernelConfig defaults) {
+  const KernelTuning& t = context.tuning;
+  return t.configured ? KernelConfig{t.block, t.group, t.min_blocks} : defaults;
+}
+// "BLOCKxGROUPxMIN_BLOCKS", for messages.
+std::string config_name(const KernelConfig& config);
 
-// The variants compiled into this binary (ZONEODE_KERNEL); null when the variant is not built.
-const VariantOps* baseline_variant();
-const VariantOps* lds_variant();
-const VariantOps* wave_variant();
-const VariantOps* tuned_variant();
-const VariantOps* final_variant();
+// The variants compiled into this binary: kernels/NAME.hip defines NAME_variant() for every
+// line of src/common/kernel_variants.def that was built (ZONEODE_KERNEL).
+#define ZONEODE_CHOICE(name, ...) const VariantOps* name##_variant();
+#include "kernel_variants_built.def"
+#undef ZONEODE_CHOICE
 
 // Doubles per zone of the arrays integrate_zone_team uses: Y, rate factors, fluxes, two proposals,
 // and the chunk sums of final.

@@ -3,8 +3,8 @@
 // Changes from wave: the kernel is instantiated for 128, 256 and 512 threads, 4, 8 or 16 lanes
 // per species, and with or without a launch bound that asks for more resident blocks per
 // multiprocessor (capping registers at 64: 8 blocks of 128, 4 of 256, 2 of 512 threads); each
-// target runs the configuration its sweep chose (kernels/EXPERIMENTS.md, made by
-// scripts/gpu-ladder.sh, which sets ZONEODE_KERNEL_CONFIG=BLOCKxGROUPxMIN_BLOCKS per point).
+// target runs the configuration its sweep chose (kernels/EXPERIMENTS.md; the sweep sets
+// run.kernel_config=BLOCKxGROUPxMIN_BLOCKS per point).
 // Why: wave ran 2 blocks of 256 threads per multiprocessor on the H100 (96 registers), a quarter
 // of its threads; barriers then stall whole multiprocessors. Smaller or more blocks hide them.
 // No AMD GPU was available: gfx90a uses the NVIDIA choice, unmeasured (and HIP ignores the bound).
@@ -51,11 +51,10 @@ bool with_kernel(const KernelConfig& c, Visit&& visit) {
 }
 
 LaunchPlan plan(const LaunchContext& context) {
-  const KernelConfig config = kernel_config(swept);
+  const KernelConfig config = kernel_config(context, swept);
   LaunchPlan result;
   if (!with_kernel(config, [&](auto kernel) { result = plan_persistent(kernel, config.block, context, true, true); }))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: tuned has no " + std::to_string(config.block) + "x" +
-                                std::to_string(config.group) + "x" + std::to_string(config.min_blocks) +
+    throw std::invalid_argument("run.kernel_config: tuned has no " + config_name(config) +
                                 " (blocks 128, 256, 512; lanes 4, 8, 16; min blocks 0 or 65536 / 64 / block)");
   result.group = config.group;
   result.min_blocks = config.min_blocks;

@@ -248,10 +248,10 @@ Burn burn(const Network& network, const IntegratorSettings& settings, std::vecto
           double rho = 1.0) {
   const CompactNetwork compact(network);
   const ImplicitStructure structure(compact);
-  std::vector<double> workspace(structure.workspace_doubles());
+  const MethodNetwork method_network{compact.rate_view(), compact.step_view(), structure.view()};
+  std::vector<double> workspace(implicit::workspace_doubles(method_network));
   Burn out{std::move(Y), {}};
-  integrate_zone_implicit(compact.rate_view(), compact.step_view(), structure.view(), settings, T9, rho, out.Y.data(),
-                          structure.workspace_at(workspace.data()), out.result);
+  implicit::integrate_zone(method_network, settings, T9, rho, out.Y.data(), workspace.data(), out.result);
   return out;
 }
 

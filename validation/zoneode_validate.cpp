@@ -216,28 +216,24 @@ int run(const Options& o) {
     std::cerr << "  " << name << " done\n";
   };
 
-  std::vector<double> asymptotic_workspace(workspace_doubles_per_zone(IntegrationMethod::asymptotic, n, compact.reaction_count()));
+  const MethodNetwork method_network{compact.rate_view(), compact.step_view(), structure.view()};
+  std::vector<double> asymptotic_workspace(asymptotic::workspace_doubles(method_network));
   auto asymptotic = [&](IntegratorSettings s) {
     return [&, s](const Zone& z) {
-      const int R = compact.reaction_count();
-      double* w = asymptotic_workspace.data();
       std::vector<double> Y = z.Y0;
       ZoneResult r;
-      integrate_zone(compact.rate_view(), compact.step_view(), s, z.T9, z.rho, Y.data(),
-                     ZoneWorkspace<double*>{w, w + R, w + 2 * R, w + 2 * R + n}, r);
+      asymptotic::integrate_zone(method_network, s, z.T9, z.rho, Y.data(), asymptotic_workspace.data(), r);
       const double attempts = static_cast<double>(r.steps + r.rejected_steps);
       return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
                      s.schedule == StepSchedule::geometric ? attempts : 2 * attempts, 0, 0};
     };
   };
-  std::vector<double> implicit_workspace(structure.workspace_doubles());
-  const ImplicitView view = structure.view();
+  std::vector<double> implicit_workspace(implicit::workspace_doubles(method_network));
   auto implicit = [&](IntegratorSettings s) {
     return [&, s](const Zone& z) {
       std::vector<double> Y = z.Y0;
       ZoneResult r;
-      integrate_zone_implicit(compact.rate_view(), compact.step_view(), view, s, z.T9, z.rho, Y.data(),
-                              structure.workspace_at(implicit_workspace.data()), r);
+      implicit::integrate_zone(method_network, s, z.T9, z.rho, Y.data(), implicit_workspace.data(), r);
       return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
                      double(r.rhs_evaluations), double(r.jacobian_evaluations), double(r.factorizations)};
     };

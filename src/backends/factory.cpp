@@ -4,7 +4,7 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #if ZONEODE_HAVE_GPU
-#include "backends/gpu/gpu_backend.hpp"
+#include "gpu_backend.hpp"  // kernels/
 #endif
 
 namespace zoneode {
@@ -29,6 +29,15 @@ std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const B
 #endif
   }
   throw std::invalid_argument("run.backend: unknown backend");
+}
+
+std::vector<KernelVariant> built_kernel_variants() {
+  std::vector<KernelVariant> built;
+#if ZONEODE_HAVE_GPU
+  for (KernelVariant variant : kernel_variants)
+    if (gpu_kernel_built(variant)) built.push_back(variant);
+#endif
+  return built;
 }
 
 }  // namespace zoneode

@@ -319,7 +319,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   std::unique_ptr<Backend> backend;
   collectively(mpi, exit_input_error, [&] {
     backend = make_backend({deck.integrator.method, deck.run.backend, deck.run.kernel},
-                           {deck.run.threads, mpi.local_rank(), deck.run.batch_zones});
+                           {deck.run.threads, mpi.local_rank(), deck.run.batch_zones, deck.run.tuning});
   });
   collectively(mpi, exit_runtime_error, [&] { backend->prepare(compact, deck.integrator); });
   const BackendDescription described = backend->describe();

@@ -142,10 +142,33 @@ OutputDeck read_output(DeckSection section) {
   return output;
 }
 
+// run.kernel_config ("BLOCKxGROUP" or "BLOCKxGROUPxMIN_BLOCKS", "" for the variant's own),
+// run.kernel_placement and run.chunk_terms: the sweeps' knobs, in the deck so that the resolved
+// deck repeats the run. Whether a variant has the configuration is its own check (at launch).
+KernelTuning read_kernel_tuning(DeckSection& section) {
+  KernelTuning tuning;
+  const std::string config = section.text("kernel_config", "");
+  if (!config.empty()) {
+    char x = 0, y = 0, rest = 0;
+    const int read = std::sscanf(config.c_str(), "%d%c%d%c%d%c", &tuning.block, &x, &tuning.group, &y,
+                                 &tuning.min_blocks, &rest);
+    const bool shape = (read == 3 && x == 'x') || (read == 5 && x == 'x' && y == 'x');
+    if (!shape || tuning.block < 32 || tuning.block > 1024 || tuning.group < 0 || tuning.min_blocks < 0)
+      section.fail("kernel_config", "BLOCKxGROUP or BLOCKxGROUPxMIN_BLOCKS (e.g. 256x8 or 128x0x6; block 32-1024)",
+                   config);
+    tuning.configured = true;
+  }
+  tuning.placement = section.choice("kernel_placement", KernelPlacement::automatic, kernel_placements,
+                                    kernel_placement_name);
+  tuning.chunk_terms = static_cast<int>(section.integer("chunk_terms", 0, 0, 1 << 20));
+  return tuning;
+}
+
 RunDeck read_run(DeckSection section) {
   RunDeck run;
   run.backend = section.choice("backend", BackendKind::cpu, backend_kinds, backend_kind_name);
-  run.kernel = section.choice("kernel", KernelVariant::baseline, kernel_variants, kernel_variant_name);
+  run.kernel = section.choice("kernel", KernelVariant::final, kernel_variants, kernel_variant_name);
+  run.tuning = read_kernel_tuning(section);
   run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
   run.batch_zones = section.integer("batch_zones", 0, 0);
   run.summary = section.text("summary", "");

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/selection.hpp"
+#include "common/choices.hpp"
 #include "decomposition/decomposition.hpp"
 #include "integrators/settings.hpp"
 #include "network/generator.hpp"
@@ -74,7 +74,8 @@ struct OutputDeck {
 
 struct RunDeck {
   BackendKind backend = BackendKind::cpu;
-  KernelVariant kernel = KernelVariant::baseline;  // the GPU kernel variant
+  KernelVariant kernel = KernelVariant::final;  // the GPU kernel variant
+  KernelTuning tuning;        // the variant's launch choices (kernel_config, kernel_placement, chunk_terms)
   int threads = 0;            // CPU backend: OpenMP threads; 0: OpenMP's default
   std::int64_t batch_zones = 0;  // GPU backend: zones per batch; 0: as many as device memory allows
   std::string summary;        // JSON summary file, "" for none

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "common/portability.hpp"
+#include "integrators/method_network.hpp"
 #include "integrators/settings.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
@@ -40,18 +41,7 @@ ZONEODE_HD inline double scaled_local_error(const IntegratorSettings& settings, 
   return fabs(y_half - y_full) / scale;
 }
 
-// Doubles per zone of scratch for a method and network (rate factors and fluxes per reaction,
-// two proposed states per species): 2R + 2S.
-inline std::int64_t workspace_doubles_per_zone(IntegrationMethod method, int species, int reactions) {
-  switch (method) {
-    case IntegrationMethod::asymptotic: return 2 * static_cast<std::int64_t>(reactions) + 2 * species;
-    case IntegrationMethod::implicit: break;  // ImplicitStructure::workspace_doubles(): depends on the LU pattern
-  }
-  return 0;
-}
-
-// Caller-owned scratch of one zone: rate_factor and flux hold reaction_count values, the others
-// species_count.
+// One zone's scratch: rate_factor and flux hold reaction_count values, the others species_count.
 template <typename Array = double*>
 struct ZoneWorkspace {
   Array rate_factor;
@@ -91,13 +81,26 @@ ZONEODE_HD inline bool all_finite(int count, const Array& Y) {
   return true;
 }
 
+namespace asymptotic {
+
+// Doubles of scratch one zone needs (integrators/methods.hpp): rate factors and fluxes per
+// reaction, two proposed states per species, 2R + 2S.
+inline std::int64_t workspace_doubles(const MethodNetwork& network) {
+  return 2 * static_cast<std::int64_t>(network.step.reaction_count) + 2 * network.step.species_count;
+}
+
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time.
 // Y holds the initial abundances and returns the final ones: on failure, the last state that
-// passed the checks, with result.status saying why and result.time_reached how far.
+// passed the checks, with result.status saying why and result.time_reached how far. The contract
+// of every method's integrate_zone (integrators/methods.hpp); `workspace` holds
+// workspace_doubles() values. The readable serial reference that the CPU backend runs per zone.
 template <typename Abundances, typename Array>
-ZONEODE_HD inline void integrate_zone(const RateView& rates, const StepView& net, const IntegratorSettings& settings,
-                                      double T9, double rho, Abundances Y, ZoneWorkspace<Array> work,
-                                      ZoneResult& result) {
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+  const RateView& rates = network.rates;
+  const StepView& net = network.step;
+  const int R = net.reaction_count;
+  const ZoneWorkspace<Array> work{workspace, workspace + R, workspace + 2 * R, workspace + 2 * R + net.species_count};
   const int n = net.species_count;
   const double floor = settings.abundance_floor;
   const double initial_mass = mass_fraction_sum(net, Y);
@@ -137,5 +140,7 @@ ZONEODE_HD inline void integrate_zone(const RateView& rates, const StepView& net
   }
   result = control.finish(mass_fraction_sum(net, Y));
 }
+
+}  // namespace asymptotic
 
 }  // namespace zoneode

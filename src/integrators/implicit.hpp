@@ -36,6 +36,7 @@
 #include "common/portability.hpp"
 #include "integrators/asymptotic.hpp"
 #include "integrators/jacobian.hpp"
+#include "integrators/method_network.hpp"
 #include "integrators/settings.hpp"
 #include "integrators/sparse_lu.hpp"
 #include "integrators/step_control.hpp"
@@ -43,19 +44,20 @@
 
 namespace zoneode {
 
-// Everything per network the method reads (views over ImplicitStructure's arrays).
-struct ImplicitView {
-  JacobianView jacobian;
-  SparseLuView lu;
-  const std::int32_t* entry_position = nullptr;  // J entry e -> position in the LU values
-};
-
 // One zone's scratch: rate_factor and flux hold reaction_count values, slot jacobian.slot_count,
 // jacobian jacobian.entry_count, matrix lu.filled_count, stages 4 x species, the rest species.
 template <typename Array = double*>
 struct ImplicitWorkspace {
   Array rate_factor, flux, slot, jacobian, matrix, energy_row, ye_column, ye_solution, rhs, state, stages, solve;
 };
+
+// One zone's workspace inside `base` (layout.total values; Array: a pointer or a StridedArray).
+template <typename Array>
+ZONEODE_HD inline ImplicitWorkspace<Array> implicit_workspace_at(const ImplicitWorkspaceLayout& l, Array base) {
+  return {base + l.rate_factor, base + l.flux,      base + l.slot,        base + l.jacobian,
+          base + l.matrix,      base + l.energy_row, base + l.ye_column, base + l.ye_solution,
+          base + l.rhs,         base + l.state,     base + l.stages,      base + l.solve};
+}
 
 namespace rodas3 {
 inline constexpr int stages = 4;
@@ -77,12 +79,21 @@ ZONEODE_HD inline double m(int k) {
 ZONEODE_HD inline bool new_f(int k) { return k != 1; }
 }  // namespace rodas3
 
+namespace implicit {
+
+// Doubles of scratch one zone needs (integrators/methods.hpp): the layout's total.
+inline std::int64_t workspace_doubles(const MethodNetwork& network) { return network.implicit.layout.total; }
+
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time with
-// Rodas3; contract as integrate_zone() in asymptotic.hpp (failed zones keep their last good state).
+// Rodas3; the contract of every method's integrate_zone (integrators/methods.hpp): failed zones
+// keep their last good state. `workspace` holds workspace_doubles() values.
 template <typename Abundances, typename Array>
-ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const StepView& net, const ImplicitView& imp,
-                                               const IntegratorSettings& settings, double T9, double rho,
-                                               Abundances Y, ImplicitWorkspace<Array> work, ZoneResult& result) {
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+  const RateView& rates = network.rates;
+  const StepView& net = network.step;
+  const ImplicitView& imp = network.implicit;
+  const ImplicitWorkspace<Array> work = implicit_workspace_at(imp.layout, workspace);
   const int n = net.species_count;
   const double initial_mass = mass_fraction_sum(net, Y);
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
@@ -185,5 +196,7 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
   result.jacobian_evaluations = jacobian_evaluations;
   result.factorizations = factorizations;
 }
+
+}  // namespace implicit
 
 }  // namespace zoneode

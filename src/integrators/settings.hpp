@@ -4,13 +4,9 @@
 
 #include <cstdint>
 
-namespace zoneode {
+#include "common/choices.hpp"
 
-// The method that advances one zone (deck `integrator.method`).
-enum class IntegrationMethod : std::int32_t {
-  asymptotic = 0,  // the study's explicit asymptotic method (integrators/asymptotic.hpp)
-  implicit = 1,    // Rodas3 Rosenbrock method with sparse LU (integrators/implicit.hpp)
-};
+namespace zoneode {
 
 enum class StepSchedule : std::int32_t {
   geometric = 0,  // the study's schedule: dt = dt_fraction * t from start_time to end_time
