@@ -24,6 +24,8 @@
 //   multiprocessor: more zones per multiprocessor; with fewer zones than half the resident
 //   blocks, 256 threads per zone (the latency-bound case).
 // Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms.
+// resources: gfx90a final_kernelILi256ELb1ELb1E, sm_90 final_bounded_kernelILi128ELi6E (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include <algorithm>
 
 #include "kernel_common.hpp"
@@ -42,11 +44,12 @@ constexpr bool final_stages_network = false;
 constexpr KernelConfig final_default{256, 0, 0};
 constexpr bool final_stages_network = true;
 #endif
-constexpr int few_zones_block = 256;  // threads per zone when zones are few (H200: 104 zones)
+constexpr int few_zones_block = 512;  // threads per zone when zones are few (H200, the 104-zone problem: 31.2 ns, 256: 33.3)
 constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (H200 sweep)
 
+// gfx90a: 4 waves per SIMD (<= 128 VGPRs), the occupancy of the study's kernel.
 template <int BLOCK, bool NETWORK, bool ZONE>
-__global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args) {
+__global__ void ZONEODE_BLOCK_SIZE(BLOCK) ZONEODE_WAVES_PER_SIMD(4) final_kernel(KernelArgs args) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, NETWORK, ZONE, shared, scratch);

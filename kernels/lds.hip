@@ -9,6 +9,8 @@
 // Where it does not fit (the limit is 64 KiB per workgroup on gfx90a; s150 needs 74 KiB for both),
 // the zone arrays alone are staged, and where even those do not fit, nothing: the run header says
 // which ("placement").
+// resources: gfx90a lds_kernel, sm_90 lds_kernel (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {

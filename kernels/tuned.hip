@@ -8,6 +8,8 @@
 // Why: wave ran 2 blocks of 256 threads per multiprocessor on the H100 (96 registers), a quarter
 // of its threads; barriers then stall whole multiprocessors. Smaller or more blocks hide them.
 // No AMD GPU was available: gfx90a uses the NVIDIA choice, unmeasured (and HIP ignores the bound).
+// resources: gfx90a tuned_kernelILi256ELi8E, sm_90 tuned_bounded_kernelILi512ELi8ELi2E (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {

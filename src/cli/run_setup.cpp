@@ -172,7 +172,8 @@ void start_backend(Run& run) {
   const Deck& deck = run.deck;
   collectively(run.mpi, exit_input_error, [&] {
     run.backend = make_backend({deck.integrator.method, deck.run.backend, deck.run.kernel},
-                               {deck.run.threads, run.mpi.local_rank(), deck.run.batch_zones, deck.run.tuning});
+                               {deck.run.threads, run.mpi.local_rank(), deck.run.batch_zones, deck.run.tuning,
+                                run.plan.block.count});
   });
   collectively(run.mpi, exit_runtime_error, [&] { run.backend->prepare(*run.compact, deck.integrator); });
   const BackendDescription described = run.backend->describe();
