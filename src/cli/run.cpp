@@ -298,7 +298,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   collectively(mpi, exit_input_error, [&] {
     deck = load_deck(options.deck, options.overrides);
     network = load_network(deck.network);
-    compacted.emplace(network);
+    compacted.emplace(network, deck.physics);
   });
   out << "deck " << deck.file << "\n";
   for (const auto& item : options.overrides) out << "  command line overrides the deck: " << item << "\n";

@@ -162,6 +162,21 @@ ValidationDeck read_validation(DeckSection section) {
   return validation;
 }
 
+// Every key written out (the resolved deck says what was modelled), all off by default.
+PhysicsOptions read_physics(DeckSection section) {
+  PhysicsOptions physics;
+  physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);
+  physics.partition_functions = section.boolean("partition_functions", false);
+  // "" is the table shipped in inputs/data/partition_functions; a path must name a file.
+  physics.partition_table = section.has("partition_table") ? section.existing_file("partition_table") : "";
+  if (!physics.partition_table.empty() && !physics.partition_functions)
+    section.fail("partition_table", "partition_functions: true with a partition_table");
+  physics.self_heating = section.boolean("self_heating", false);
+  physics.neutrino_losses = section.boolean("neutrino_losses", false);
+  section.finish();
+  return physics;
+}
+
 }  // namespace
 
 std::string OutputDeck::file(std::int64_t step) const {
@@ -183,6 +198,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
+  deck.physics = read_physics(root.section("physics"));
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;

@@ -56,11 +56,11 @@ void CpuBackend::integrate() {
       switch (settings.method) {
         case IntegrationMethod::asymptotic:
           integrate_zone(rates, step, settings, zones.temperature[zone], zones.density[zone], abundances, work,
-                         zones.results[zone]);
+                         zones.results[zone], &zones.temperature[zone]);  // self-heating: the final T9
           break;
         case IntegrationMethod::implicit:
           integrate_zone_implicit(rates, step, implicit_view, settings, zones.temperature[zone], zones.density[zone],
-                                  abundances, implicit_work, zones.results[zone]);
+                                  abundances, implicit_work, zones.results[zone], &zones.temperature[zone]);
           break;
       }
     }
