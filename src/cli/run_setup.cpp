@@ -145,7 +145,7 @@ void load_inputs(Run& run) {
   collectively(run.mpi, exit_input_error, [&] {
     run.deck = load_deck(run.options.deck, run.options.overrides);
     run.network = load_network(run.deck.network);
-    run.compact.emplace(run.network);
+    run.compact.emplace(run.network, run.deck.physics);
   });
   run.out << "deck " << run.deck.file << "\n";
   for (const auto& item : run.options.overrides) run.out << "  command line overrides the deck: " << item << "\n";
