@@ -27,7 +27,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   baseline_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args);
 }
 
-const VariantOps ops{"baseline", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

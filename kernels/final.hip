@@ -144,7 +144,7 @@ void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& 
   context.state_padding = 1;  // run_zones' 1.0 entry of each state array
 }
 
-const VariantOps ops{"final", plan, launch, prepare};
+const VariantOps ops{plan, launch, prepare};
 
 }  // namespace
 

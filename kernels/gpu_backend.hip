@@ -93,7 +93,8 @@ class Uploads final : public gpu::DeviceUploads {
 class GpuBackend final : public Backend {
  public:
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
-      : ops_(variant_ops(selection.kernel)), batch_zones_(options.batch_zones), expected_zones_(options.zones) {
+      : ops_(variant_ops(selection.kernel)), kernel_(selection.kernel), batch_zones_(options.batch_zones),
+        expected_zones_(options.zones) {
     context_.tuning = options.tuning;
     if (!ops_)
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
@@ -119,7 +120,7 @@ class GpuBackend final : public Backend {
   }
 
   BackendDescription describe() const override {
-    return {"gpu", ops_->name, name_, std::string(ZONEODE_GPU_PLATFORM) + ", " + plan_.describe(), 1};
+    return {"gpu", std::string(kernel_variant_name(kernel_)), name_, std::string(ZONEODE_GPU_PLATFORM) + ", " + plan_.describe(), 1};
   }
 
   void prepare(const CompactNetwork& network, const IntegratorSettings& settings) override {
@@ -206,6 +207,7 @@ class GpuBackend final : public Backend {
 
  private:
   const gpu::VariantOps* ops_;
+  KernelVariant kernel_;
   std::int64_t batch_zones_;
   std::int64_t expected_zones_;  // the run's zones on this rank (the header's plan), 0 if unknown
   int device_ = 0;

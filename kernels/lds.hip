@@ -30,7 +30,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
-const VariantOps ops{"lds", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

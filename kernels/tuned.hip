@@ -69,7 +69,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   });
 }
 
-const VariantOps ops{"tuned", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

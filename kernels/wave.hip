@@ -28,7 +28,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   wave_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
-const VariantOps ops{"wave", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

@@ -3,12 +3,13 @@
 # reports (no GPU needed): gfx90a with hipcc -Rpass-analysis=kernel-resource-usage, sm_90 with
 # nvcc -Xptxas -v. Prints kernels/RESOURCES.md's table; --check fails when the file differs (CI
 # runs that, so the file cannot go stale); --write rewrites it.
-# Usage: scripts/kernel-resources.sh [--check|--write]
+# Usage: scripts/kernel-resources.sh [--check|--write|--only VARIANT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 # The variants: the one list (src/common/kernel_variants.def).
 mapfile -t variants < <(sed -n 's/^ZONEODE_CHOICE(\([a-z0-9_]*\),.*/\1/p' src/common/kernel_variants.def)
+if [ "$mode" = --only ]; then shift; variants=("$@"); fi  # a table of these alone (tests/variants)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
