@@ -238,6 +238,35 @@ def table(cells, csv_path, json_path):
                    "regimes": fl, "cpu": cpu, "cpu_one_ulp_sensitivity": sensitivity, "rows": csv_rows, "zone_sweep": zones}, f, indent=1)
 
 
+def markdown(json_path, into=None):
+    """The ladder as Markdown (docs/RESULTS.md); with `into`, replaces the block between
+    '<!-- BEGIN ladder' and '<!-- END ladder -->' in that file."""
+    data = json.load(open(json_path))
+    meta, ceilings, regimes = data.get("meta", {}), data.get("ceilings", {}), data.get("regimes", {})
+    out = [f"`scripts/gpu-ladder.sh` on {meta.get('device', '?')}, {meta.get('date', '?')}, commit "
+           f"{meta.get('commit', '?')}, {meta.get('cores', '?')} host cores. Ceilings measured in the same run: fp64 FMA "
+           f"{fmt(number(ceilings.get('fp64_fma')) / 1e12 if number(ceilings.get('fp64_fma')) else None, '.1f')} TFLOP/s, "
+           f"LDS reads {fmt(number(ceilings.get('lds_read')) / 1e12 if number(ceilings.get('lds_read')) else None, '.1f')} TB/s, "
+           f"the inner term {fmt(number(ceilings.get('inner_term')), '.3g')} terms/s. ns per zone-step, median of the timed "
+           "runs; every cell compared with the CPU backend on the same zones (`zoneode-compare --rtol 1e-12 --atol 1e-28`).", ""]
+    for regime, f in sorted(regimes.items()):
+        out.append(f"- ({regime}) `{f.get('deck', '')}`: floor {fmt(f.get('floor_ns'), '.2f')} ns ({f.get('binds') or '-'})")
+    out += ["", "| regime | variant | zones | ns per zone-step | vs baseline | vs CPU | of floor | max rel. diff. | check |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for r in data.get("rows", []):
+        out.append(f"| {r['regime']} | {r['variant']} | {r['zones']} | {fmt(r.get('ns_per_zone_step'), '.2f')} | "
+                   f"{fmt(r.get('speedup_vs_baseline'), '.2f')} | {fmt(r.get('speedup_vs_cpu'), '.1f')} | "
+                   f"{fmt(r.get('fraction_of_floor'), '.3f')} | {fmt(r.get('max_rel_vs_cpu'), '.1e')} | {r.get('check')} |")
+    text = "\n".join(out) + "\n"
+    if not into:
+        sys.stdout.write(text)
+        return
+    page = open(into).read()
+    begin, end = page.index("<!-- BEGIN ladder"), page.index("<!-- END ladder -->")
+    begin = page.index("\n", begin) + 1
+    open(into, "w").write(page[:begin] + text + page[end:])
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "record":
         record(argv[2], argv[3], argv[4:])
@@ -245,6 +274,8 @@ def main(argv):
         print(floor_line(load(argv[2]), argv[3]))
     elif len(argv) == 5 and argv[1] == "table":
         table(argv[2], argv[3], argv[4])
+    elif len(argv) in (3, 4) and argv[1] == "markdown":
+        markdown(argv[2], argv[3] if len(argv) == 4 else None)
     else:
         sys.stderr.write(__doc__)
         return 2
