@@ -30,10 +30,10 @@ void launch_final(const LaunchPlan& plan, const KernelArgs& args) {
   }
 }
 
-const VariantOps thread_ops{"baseline", plan_implicit_thread, launch_implicit_thread, prepare_implicit};
-const VariantOps team_ops{"lds", plan_implicit_team, launch_implicit_team, prepare_implicit};
-const VariantOps wave_ops{"wave", plan_implicit_wave, launch_implicit_team, prepare_implicit};
-const VariantOps final_ops{"final", plan_final, launch_final, prepare_implicit};
+const VariantOps thread_ops{plan_implicit_thread, launch_implicit_thread, prepare_implicit};
+const VariantOps team_ops{plan_implicit_team, launch_implicit_team, prepare_implicit};
+const VariantOps wave_ops{plan_implicit_wave, launch_implicit_team, prepare_implicit};
+const VariantOps final_ops{plan_final, launch_final, prepare_implicit};
 
 // The structure's arrays on the device, viewed as on the host (counts and layout by value).
 ImplicitView upload_structure(const ImplicitStructure& s, DeviceUploads& up) {
@@ -106,6 +106,10 @@ std::string implicit_variant_names() {
 }
 
 void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {
+  // The deck refuses these with run.backend: gpu (the team kernels do not evaluate them).
+  if (args.step.screening != 0 || args.step.self_heating != 0)
+    throw std::invalid_argument("integrator.method: implicit on the GPU: physics.screening and physics.self_heating "
+                                "run on the CPU backend only");
   const ImplicitStructure structure(network);
   args.implicit = upload_structure(structure, uploads);
   args.implicit_schedule = upload_schedule(ImplicitSchedule(structure, implicit_schedule_tasks), uploads);

@@ -175,7 +175,8 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
 }
 
 // The zone in w.Y (species_count values, in and out), from settings.start_time to end_time at T9
-// [GK] and rho [g/cm^3]; the contract of implicit::integrate_zone. Every thread returns the result.
+// [GK] and rho [g/cm^3]; the contract of implicit::integrate_zone, without screening and
+// self-heating (refused with run.backend: gpu). Every thread returns the result.
 template <typename Team>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
@@ -283,6 +284,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     }
   }
   ZoneResult result = control.finish(team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; }));
+  result.final_T9 = T9;
   result.rhs_evaluations = rhs_evaluations;
   result.jacobian_evaluations = jacobian_evaluations;
   result.factorizations = factorizations;

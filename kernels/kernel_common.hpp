@@ -55,12 +55,18 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     lds += doubles;
   }
   if (stage_zone) zone_arrays = lds;
+  // Balanced chunks (final) read reactants through padded state arrays: entry S is 1.0, the unused
+  // reactant slot (WordReactions), so a zone's Y is always copied into the block's own array.
+  constexpr bool padded = GROUP == 0;
+  const int P = padded ? S + 1 : S;
+  const bool local_copy = stage_zone || padded;
   double* Y_local = zone_arrays;
-  double* rate_factor = Y_local + S;
+  double* rate_factor = Y_local + P;
   double* flux = rate_factor + R;
   double* y_full = flux + R;
-  double* y_half = y_full + S;
-  double* chunk_sum = y_half + S;
+  double* y_half = y_full + P;
+  double* chunk_sum = y_half + P;
+  if (padded && team.rank() == 0) Y_local[S] = y_full[S] = y_half[S] = 1.0;  // never overwritten: updates cover [0, S)
   team.sync();
   for (;;) {
     if (team.rank() == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
@@ -70,7 +76,7 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     if (zone >= a.zones) break;
     double* Y_global = a.abundances + zone * S;
     double* Y = Y_global;
-    if (stage_zone) {
+    if (local_copy) {
       for (int i = team.rank(); i < S; i += BLOCK) Y_local[i] = Y_global[i];
       team.sync();
       Y = Y_local;
@@ -78,13 +84,13 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
-      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);
     } else {
       integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
                                     a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
     }
-    if (stage_zone) {
+    if (local_copy) {
       for (int i = team.rank(); i < S; i += BLOCK) Y_global[i] = Y_local[i];
       team.sync();
     }
@@ -102,7 +108,7 @@ inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_net
   }
   LaunchPlan plan;
   plan.block = block;
-  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
+  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding);
   const std::size_t network_bytes = (c.step_block_bytes + 7) / 8 * 8;
   const std::size_t static_bytes = 6 * block * sizeof(double) + 64;  // the team's scratch and the zone slot
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
@@ -113,7 +119,8 @@ inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_net
     plan.stage_zone = true;
     plan.shared_bytes = zone_bytes;
   }
-  plan.workspace_doubles = plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
+  plan.workspace_doubles =
+      plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding);
   return plan;
 }
 

@@ -57,6 +57,7 @@ struct KernelTuning {
   bool configured = false;  // block, group and min_blocks come from the deck
   KernelPlacement placement = KernelPlacement::automatic;
   int chunk_terms = 0;      // final: the longest term chunk (0: ceil(terms / the variant's chunk threads))
+  bool bank_order = true;   // final: terms ordered within chunks against shared-memory bank conflicts
 };
 
 // Deck spellings ("implicit", "gpu", "final") and one-line summaries (help text).

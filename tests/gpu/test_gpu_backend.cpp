@@ -71,45 +71,5 @@ TEST(GpuBackend, ABadZoneFailsAloneAndItsNeighboursMatchTheCpu) {
   }
 }
 
-// Reads species i's terms back as final does: its chunks in list order, each chunk's terms by
-// column, and compares them with the CSR list (reaction and factor, in order).
-void expect_chunks_hold_the_lists(const StepView& net, const gpu::TermChunks& chunks, int chunk_terms) {
-  std::vector<int> seen(chunks.terms.size(), 0);
-  auto check = [&](const std::vector<std::int32_t>& per_species, const std::int32_t* offsets,
-                   const reaction_index_t* reaction, const stoich_factor_t* factor, const char* list) {
-    for (int i = 0; i < net.species_count; ++i) {
-      std::int32_t k = offsets[i];
-      for (std::int32_t c = per_species[i]; c < per_species[i + 1]; ++c) {
-        const std::int32_t stored = chunks.position[c];
-        ASSERT_GE(chunks.length[stored], 1);
-        ASSERT_LE(chunks.length[stored], chunk_terms);
-        for (std::int32_t j = 0; j < chunks.length[stored]; ++j, ++k) {
-          const std::int32_t at = chunks.column_start[j] + stored;
-          ASSERT_LT(at, chunks.column_start[j + 1]) << list << " species " << i;
-          ++seen[at];
-          const std::uint32_t term = chunks.terms[at];
-          ASSERT_LT(k, offsets[i + 1]) << list << " species " << i;
-          EXPECT_EQ(term & 0xffffu, reaction[k]) << list << " species " << i << " term " << k;
-          EXPECT_EQ(term >> gpu::chunk_term_factor_shift, factor[k]) << list << " species " << i << " term " << k;
-        }
-      }
-      EXPECT_EQ(k, offsets[i + 1]) << list << " species " << i << ": terms missing";
-    }
-  };
-  check(chunks.creation_chunks, net.creation_offsets, net.creation_reaction, net.creation_factor, "F+");
-  check(chunks.destruction_chunks, net.destruction_offsets, net.destruction_reaction, net.destruction_factor, "F-");
-  for (std::size_t at = 0; at < seen.size(); ++at) EXPECT_EQ(seen[at], 1) << "stored term " << at;
-  for (std::size_t c = 1; c < chunks.length.size(); ++c) EXPECT_GE(chunks.length[c - 1], chunks.length[c]);
-}
-
-TEST(TermChunks, HoldEverySpeciesListInOrder) {
-  const CompactNetwork compact(generate_network(generator_preset("s150")));
-  for (int chunk_terms : {1, 7, 41, 100000}) {
-    const gpu::TermChunks chunks = gpu::make_term_chunks(compact.step_view(), chunk_terms);
-    SCOPED_TRACE("chunk_terms " + std::to_string(chunk_terms));
-    expect_chunks_hold_the_lists(compact.step_view(), chunks, chunk_terms);
-  }
-}
-
 }  // namespace
 }  // namespace zoneode
