@@ -16,8 +16,9 @@ namespace zoneode::gpu {
 namespace {
 
 constexpr int implicit_thread_block = 64;  // a multiple of either wave size; occupancy is by registers
-// NVIDIA: 8 blocks per SM caps the registers at 128 (168 without a bound, no spills either way):
-// 512 slots per SM, 67,584 on an H200, so 65,536 zones take one round, not a second for a few.
+// NVIDIA: 8 blocks per SM caps the registers at 128 (167 without a bound; 334 B of spill stores
+// at 128, to L1): 512 slots per SM, 67,584 on an H200, so 65,536 zones take one round rather than
+// a second round for the 14,848 beyond the 50,688 slots of 6 blocks per SM.
 constexpr int implicit_thread_min_blocks = 8;
 
 __global__ void ZONEODE_BOUNDED(implicit_thread_block, implicit_thread_min_blocks)
