@@ -2,7 +2,8 @@
 # The implicit method on the GPU, in one call on the GPU machine (issue 17): builds the CUDA build
 # (serial HDF5, the asymptotic final variant only: the implicit kernels are always built), runs
 # the implicit GPU tests, validates every implicit kernel against the CPU implicit method at 1e-10
-# on s150 and the real REACLIB network rp-z24 (adaptive, rtol 1e-6, atol 1e-16, the same zones),
+# on s150 and the real REACLIB deck inputs/bench/c2-rpz24-rp.yaml (adaptive, rtol 1e-6, atol 1e-16,
+# the same zones),
 # and times each kernel on GPU_ZONES zones against the CPU implicit method on every host core
 # (CPU_ZONES zones of the same deck: per-zone times compared). One table at the end.
 #
@@ -16,8 +17,8 @@
 #   baseline, wave the slowest by design: add it for the record),
 #   RUN_TIMEOUT seconds per run (120), DEADLINE seconds after which no run starts (500),
 #   ZONEODE_GPU (CUDA), ZONEODE_BUILD_DIR.
-# rp-z24: inputs/networks/, else ../shared/reaclib, shared/reaclib or /work/shared/reaclib
-# (copied into the work folder); without it the table says it was not found.
+# rp-z24 without that deck: the network from inputs/networks/, ../shared/reaclib, shared/reaclib or
+# /work/shared/reaclib, at c2's conditions; without it the table says it was not found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-implicit.sh OUT_DIR [--dry-run]}
@@ -92,9 +93,13 @@ implicit=(--set integrator.method=implicit --set integrator.schedule=adaptive --
 declare -A deck_args
 deck_args[s150]="inputs/s150.yaml"
 decks="s150"
-if [ -n "$network" ]; then
+if [ -f inputs/bench/c2-rpz24-rp.yaml ] && [ -f inputs/networks/rp-z24.reaclib ]; then
   decks="s150 rp-z24"
-  # rp-process conditions (inputs/bench c2's window): T9 1.0-1.5, rho ~1e6, a proton-rich start.
+  deck_args[rp-z24]="inputs/bench/c2-rpz24-rp.yaml"  # the shipped deck: rp-process conditions
+  echo "== rp-z24: inputs/bench/c2-rpz24-rp.yaml"
+elif [ -n "$network" ]; then
+  decks="s150 rp-z24"
+  # c2's conditions: T9 1.0-1.5, rho ~1e6, a proton-rich start.
   cat >"$work/rp-z24.yaml" <<EOF
 network: {source: reaclib, file: $network.reaclib, nuclides_file: $network.nuclides}
 zones:
