@@ -15,11 +15,12 @@ std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const B
       return std::make_unique<CpuBackend>(options);
     case BackendKind::gpu:
       switch (selection.method) {
-        case IntegrationMethod::asymptotic: break;
+        case IntegrationMethod::asymptotic:
+        case IntegrationMethod::qss2: break;
         case IntegrationMethod::implicit:
           throw std::invalid_argument(
               "integrator.method: 'implicit' runs on the CPU backend only (run.backend: cpu); the GPU backend "
-              "has the 'asymptotic' method");
+              "has the 'asymptotic' and 'qss2' methods");
       }
 #if ZONEODE_HAVE_GPU
       return make_gpu_backend(selection, options);

@@ -360,7 +360,7 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   summary.first_outer_step = plan.first_step;
   summary.outer_steps = plan.last_step - plan.first_step + 1;
   summary.decomposition = std::string(decomposition_name(deck.zones.decomposition));
-  summary.work_counted = deck.integrator.method == IntegrationMethod::implicit;
+  summary.work_counted = deck.integrator.method != IntegrationMethod::asymptotic;  // qss2, implicit count RHS
 
   // The accuracy self-check starts from the zones' state before the first outer step of this run.
   std::unique_ptr<SelfCheck> self_check;
