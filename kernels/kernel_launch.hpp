@@ -79,6 +79,7 @@ struct LaunchContext {
   std::int64_t step_block_bytes = 0;
   std::int64_t zones = 0;               // in the batch
   int chunks = 0;                       // final: term chunks (their sums live in LDS)
+  IntegrationMethod method = IntegrationMethod::asymptotic;  // the zone arrays it needs
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
@@ -118,6 +119,13 @@ struct VariantOps {
                   LaunchContext& context) = nullptr;
 };
 
+// The qss2 method on the GPU (kernels/qss2_kernels.hip): a variant's plan (made with
+// LaunchContext::method qss2, so that its LDS holds qss2's arrays) re-sized for the qss2 kernel of
+// the same threads, lanes, reduction and placement; throws std::invalid_argument where there is
+// none. launch_qss2 runs it.
+LaunchPlan plan_qss2(LaunchPlan plan, const LaunchContext& context);
+void launch_qss2(const LaunchPlan& plan, const KernelArgs& args);
+
 // A launch configuration: threads per zone, lanes per species, launch bound (resident blocks per
 // multiprocessor, CUDA: caps registers; 0 for none).
 struct KernelConfig {
@@ -139,10 +147,12 @@ std::string config_name(const KernelConfig& config);
 #include "kernel_variants_built.def"
 #undef ZONEODE_CHOICE
 
-// Doubles per zone of the arrays integrate_zone_team uses: Y, rate factors, fluxes, two proposals,
-// and the chunk sums of final.
-inline std::int64_t zone_array_doubles(int species, int reactions, int chunks = 0) {
-  return 3 * static_cast<std::int64_t>(species) + 2 * static_cast<std::int64_t>(reactions) + chunks;
+// Doubles per zone of the arrays the team integrators use: Y, rate factors, fluxes, two proposals
+// (qss2: its predictor and q0), the chunk sums of final, and for qss2 one more per species (p0).
+inline std::int64_t zone_array_doubles(int species, int reactions, int chunks = 0,
+                                       IntegrationMethod method = IntegrationMethod::asymptotic) {
+  const int species_arrays = method == IntegrationMethod::qss2 ? 4 : 3;
+  return species_arrays * static_cast<std::int64_t>(species) + 2 * static_cast<std::int64_t>(reactions) + chunks;
 }
 
 }  // namespace zoneode::gpu
