@@ -1,8 +1,8 @@
 // The qss2 method's kernels: run_zones with METHOD = qss2 (kernels/zone_team_qss2.hpp) in the
 // shape of each variant's plan, so that every variant runs qss2 with its own threads per zone,
 // sums (lanes per species or final's balanced chunks), reduction and placement, while the
-// variants' own kernels stay asymptotic-only (a kernel's registers are those of its longest path:
-// one kernel with both methods raised every variant's, measured in kernels/EXPERIMENTS.md).
+// variants' own kernels stay asymptotic-only: a kernel's registers are those of its heaviest path,
+// and qss2's (sm_90 128, gfx90a 158-180 VGPRs) would lower every variant's occupancy.
 //
 // The reduction follows the sums, as in the variants: chunks (final) broadcast, one lane per
 // species (baseline, lds) a tree, lane groups (wave, tuned) wave shuffles. Instantiated for the
