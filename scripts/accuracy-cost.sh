@@ -79,10 +79,11 @@ rm -f "$csv"
 say "== accuracy-cost $mode $(date -u +%FT%TZ) on $(hostname), $cores cores ($cpu_model), commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$log" || true
 
-# The REACLIB network: the project's copy (inputs/networks) or the one beside the clone.
+# The REACLIB network: the project's copy (inputs/networks) or the one beside the clone (or in it).
 case "$reaclib" in
-  z24) lib=inputs/networks/rp-z24; [ -f "$lib.reaclib" ] || lib=../shared/reaclib/rp-z24 ;;
-  z12) lib=../shared/reaclib/rp-z12 ;;
+  z24) lib=inputs/networks/rp-z24; [ -f "$lib.reaclib" ] || lib=../shared/reaclib/rp-z24
+       [ -f "$lib.reaclib" ] || lib=shared/reaclib/rp-z24 ;;  # the GPU machine's copy of shared/
+  z12) lib=../shared/reaclib/rp-z12; [ -f "$lib.reaclib" ] || lib=shared/reaclib/rp-z12 ;;
   *) echo "accuracy-cost.sh: --reaclib z24 or z12" >&2; exit 2 ;;
 esac
 if [[ " $cases " == *" rp-"* ]] && [ ! -f "$lib.reaclib" ]; then
