@@ -66,10 +66,12 @@ namespace gpu {
 namespace {
 
 // The launch table: per method, the kernel run.kernel names. The asymptotic method: every variant
-// built; the implicit method: its own kernels (implicit_gpu.hip).
+// built; qss2: the variant's plan, its own kernels in that shape (qss2_kernels.hip); the implicit
+// method: its own kernels (implicit_gpu.hip).
 const gpu::VariantOps* variant_ops(IntegrationMethod method, KernelVariant variant) {
   switch (method) {
-    case IntegrationMethod::asymptotic: break;
+    case IntegrationMethod::asymptotic:
+    case IntegrationMethod::qss2: break;
     case IntegrationMethod::implicit: return gpu::implicit_variant(variant);
   }
   switch (variant) {
@@ -149,11 +151,12 @@ class GpuBackend final : public Backend {
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
+    context_.method = settings.method;
     ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
     if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
     // The plan for this rank's zones (at most a batch), for the run header; each batch plans again.
     context_.zones = expected_zones_ > 0 ? std::min(expected_zones_, max_batch_zones()) : max_batch_zones();
-    plan_ = ops_->plan(context_);
+    plan_ = plan();
   }
 
   std::int64_t max_batch_zones() const override {
@@ -180,7 +183,7 @@ class GpuBackend final : public Backend {
 
   void integrate() override {
     context_.zones = zones_;
-    plan_ = ops_->plan(context_);
+    plan_ = plan();
     workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
     gpu::KernelArgs args = args_;
     args.zones = zones_;
@@ -193,7 +196,11 @@ class GpuBackend final : public Backend {
     args.next_zone = next_zone_;
     ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
     if (debug_) ZONEODE_GPU_CHECK(gpuMemset(results_.data(), 0xff, zones_ * sizeof(ZoneResult)));
-    ops_->launch(plan_, args);
+    if (context_.method == IntegrationMethod::qss2) {
+      gpu::launch_qss2(plan_, args);
+    } else {
+      ops_->launch(plan_, args);
+    }
     ZONEODE_GPU_CHECK(gpuGetLastError());
     ZONEODE_GPU_CHECK(gpuDeviceSynchronize());  // integrate() is blocking
   }
@@ -216,6 +223,12 @@ class GpuBackend final : public Backend {
   }
 
  private:
+  // The variant's plan; for qss2 its kernel in the variant's shape (kernels/qss2_kernels.hip).
+  gpu::LaunchPlan plan() const {
+    const gpu::LaunchPlan variant = ops_->plan(context_);
+    return context_.method == IntegrationMethod::qss2 ? gpu::plan_qss2(variant, context_) : variant;
+  }
+
   const gpu::VariantOps* ops_;
   KernelVariant kernel_;
   std::int64_t batch_zones_;

@@ -9,6 +9,7 @@
 #include "gpu_runtime.hpp"
 #include "kernel_launch.hpp"
 #include "zone_team.hpp"
+#include "zone_team_qss2.hpp"
 
 namespace zoneode::gpu {
 
@@ -36,8 +37,11 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 
 // The persistent-block kernel body: stage what the plan says, then take zones from the counter
 // until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
-// `shared` is the dynamic shared memory, `scratch` the team's.
-template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false>
+// `shared` is the dynamic shared memory, `scratch` the team's. METHOD is a compile-time choice:
+// a kernel runs one method's team integrator, so that the variants' asymptotic kernels keep their
+// registers and occupancy (qss2's kernels: kernels/qss2_kernels.hip).
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false,
+          IntegrationMethod METHOD = IntegrationMethod::asymptotic>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
@@ -81,7 +85,20 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
       team.sync();
       Y = Y_local;
     }
-    if constexpr (GROUP == 0) {
+    if constexpr (METHOD == IntegrationMethod::qss2) {
+      // y_full: predictor, then corrector; y_half: q0; after the chunk sums, p0 (zone_array_doubles).
+      const auto qss2 = [&](const auto& sums, const auto& reactions) {
+        integrate_zone_team_qss2(team, sums, reactions, a.rates, net, a.settings, a.temperature[zone], a.density[zone],
+                                 Y, rate_factor, flux, y_full, y_half, chunk_sum + a.chunks, a.results + zone);
+      };
+      if constexpr (GROUP == 0) {
+        qss2(ChunkSums{a.chunk_terms, a.chunk_column_start, a.chunk_length, a.chunk_position, a.creation_chunks,
+                       a.destruction_chunks, a.chunks, chunk_sum},
+             WordReactions{a.reaction_words, a.reactant_slots});
+      } else {
+        qss2(LaneGroupSums<GROUP>{}, StepViewReactions{});
+      }
+    } else if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
       integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
@@ -108,7 +125,7 @@ inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_net
   }
   LaunchPlan plan;
   plan.block = block;
-  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding);
+  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding, c.method);
   const std::size_t network_bytes = (c.step_block_bytes + 7) / 8 * 8;
   const std::size_t static_bytes = 6 * block * sizeof(double) + 64;  // the team's scratch and the zone slot
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
@@ -120,7 +137,7 @@ inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_net
     plan.shared_bytes = zone_bytes;
   }
   plan.workspace_doubles =
-      plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding);
+      plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding, c.method);
   return plan;
 }
 

@@ -97,6 +97,7 @@ struct LaunchContext {
   // implicit: one zone's workspace; device memory free at prepare and given to workspaces [B]
   ImplicitWorkspaceLayout implicit_layout;
   std::size_t free_bytes = 0, workspace_budget_bytes = 0;
+  IntegrationMethod method = IntegrationMethod::asymptotic;  // the zone arrays it needs
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
@@ -137,6 +138,13 @@ struct VariantOps {
                   LaunchContext& context) = nullptr;
 };
 
+// The qss2 method on the GPU (kernels/qss2_kernels.hip): a variant's plan (made with
+// LaunchContext::method qss2, so that its LDS holds qss2's arrays) re-sized for the qss2 kernel of
+// the same threads, lanes, reduction and placement; throws std::invalid_argument where there is
+// none. launch_qss2 runs it.
+LaunchPlan plan_qss2(LaunchPlan plan, const LaunchContext& context);
+void launch_qss2(const LaunchPlan& plan, const KernelArgs& args);
+
 // A launch configuration: threads per zone, lanes per species, launch bound (resident blocks per
 // multiprocessor, CUDA: caps registers; 0 for none).
 struct KernelConfig {
@@ -155,10 +163,13 @@ std::string config_name(const KernelConfig& config);
 // Each variant file kernels/NAME.hip defines `const VariantOps* NAME_variant()` (the launch
 // table in gpu_backend.hip declares those built).
 
-// Doubles per zone of the arrays integrate_zone_team uses: Y, rate factors, fluxes, two proposals
-// (each state array `padding` entries longer), and the chunk sums of final.
-inline std::int64_t zone_array_doubles(int species, int reactions, int chunks = 0, int padding = 0) {
-  return 3 * (static_cast<std::int64_t>(species) + padding) + 2 * static_cast<std::int64_t>(reactions) + chunks;
+// Doubles per zone of the arrays the team integrators use: Y, rate factors, fluxes, two proposals
+// (qss2: its predictor and q0), each state array `padding` entries longer (final's 1.0 entry), the
+// chunk sums of final, and for qss2 one more per species (p0).
+inline std::int64_t zone_array_doubles(int species, int reactions, int chunks = 0, int padding = 0,
+                                       IntegrationMethod method = IntegrationMethod::asymptotic) {
+  const std::int64_t qss2_p0 = method == IntegrationMethod::qss2 ? species : 0;
+  return 3 * (static_cast<std::int64_t>(species) + padding) + 2 * static_cast<std::int64_t>(reactions) + chunks + qss2_p0;
 }
 
 }  // namespace zoneode::gpu

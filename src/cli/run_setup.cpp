@@ -206,7 +206,7 @@ void start_summary(Run& run) {
   summary.first_outer_step = run.plan.first_step;
   summary.outer_steps = run.plan.last_step - run.plan.first_step + 1;
   summary.decomposition = std::string(decomposition_name(run.deck.zones.decomposition));
-  summary.work_counted = run.deck.integrator.method == IntegrationMethod::implicit;
+  summary.work_counted = run.deck.integrator.method != IntegrationMethod::asymptotic;  // qss2 and implicit count RHS
   summary.deck = run.deck.file;
   summary.network = run.network.name;
   summary.network_hash = run.network_hash;

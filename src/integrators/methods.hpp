@@ -20,6 +20,7 @@
 #include "integrators/asymptotic.hpp"
 #include "integrators/implicit.hpp"
 #include "integrators/method_network.hpp"
+#include "integrators/qss2.hpp"
 #include "integrators/settings.hpp"
 
 namespace zoneode {

@@ -51,8 +51,8 @@ struct ZoneResult {
   double max_mass_drift = 0;          // largest |sum A Y - initial| / initial of accepted states (before renormalising)
   double mass_fraction_sum = 0;       // sum A Y of the returned state
   double final_T9 = 0;                // [GK] T9 of the returned state (changes only with physics.self_heating)
-  // Work of the implicit method (0 for the asymptotic one, whose flux evaluations are 1 per
-  // geometric step and 2 per adaptive attempt).
+  // Work of the implicit and qss2 methods (0 for the asymptotic one, whose flux evaluations are
+  // 1 per geometric step and 2 per adaptive attempt).
   std::int64_t rhs_evaluations = 0;       // right-hand side (flux) evaluations
   std::int64_t jacobian_evaluations = 0;  // analytic Jacobian evaluations
   std::int64_t factorizations = 0;        // sparse LU factorisations
