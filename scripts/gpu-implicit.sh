@@ -13,7 +13,7 @@
 #   gpu-tests.log, logs.tgz (every run's log and summary).
 #   --dry-run: no GPU and no build: an existing CPU build ($ZONEODE_BUILD_DIR, default build), few
 #   zones, the CPU backend standing in for every GPU run (the table says so).
-# Environment: GPU_ZONES (65536), CPU_ZONES (1024), TIMED_KERNELS ("baseline lds"; final is lds or
+# Environment: SKIP_BUILD=1 (use $ZONEODE_BUILD_DIR as it is), GPU_ZONES (65536), CPU_ZONES (1024), TIMED_KERNELS ("baseline lds"; final is lds or
 #   baseline, wave the slowest by design: add it for the record),
 #   RUN_TIMEOUT seconds per run (120), DEADLINE seconds after which no run starts (500),
 #   ZONEODE_GPU (CUDA), ZONEODE_BUILD_DIR.
@@ -49,12 +49,17 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,dri
 if [ "$dry" -eq 0 ]; then
   echo "== build ($build)"
   start=$SECONDS
+  if [ -n "${SKIP_BUILD:-}" ]; then  # a build made by the caller (with the resource report on)
+    echo "  SKIP_BUILD: using $build as it is"; : >"$out/build.log"
+    [ -f "$build/build-report.log" ] && cp "$build/build-report.log" "$out/build.log"
+  else
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZONEODE_GPU="${ZONEODE_GPU:-CUDA}" \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DZONEODE_HDF5=SERIAL -DZONEODE_TESTS=ON -DZONEODE_KERNEL=final \
     -DZONEODE_GPU_RESOURCE_REPORT=ON >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
   cmake --build "$build" -j "$cores" --target zoneode zoneode-compare zoneode_gpu_tests >>"$out/build.log" 2>&1 ||
     { grep -B5 -A20 "error" "$out/build.log" | head -80; exit 1; }
   echo "  built in $((SECONDS - start)) s"
+  fi
   grep -A3 "Compiling entry function.*implicit_" "$out/build.log" | grep -E "Compiling entry|registers|spill" |
     sed -e 's/ptxas info *: //' -e 's/_ZN7zoneode3gpu[0-9A-Za-z_]*GLOBAL__N__[0-9a-f_]*//' | paste - - - >"$out/resources.txt" || true
   cat "$out/resources.txt"
