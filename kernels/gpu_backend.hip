@@ -135,6 +135,7 @@ class GpuBackend final : public Backend {
     args_.step_block = step_block_.data();
     args_.step_block_bytes = network.step_block_bytes();
     args_.settings = settings;
+    self_heating_ = network.physics().self_heating;
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
@@ -198,6 +199,11 @@ class GpuBackend final : public Backend {
           throw std::runtime_error("ZONEODE_GPU_DEBUG: zone " + std::to_string(z) + " of the batch was not written");
       }
     }
+    // physics.self_heating: each zone's T9 where its burn ended (ZoneResult::final_T9, set by the
+    // kernels), as the CPU backend keeps it; the next outer step starts there.
+    if (self_heating_) {
+      for (std::size_t z = 0; z < n; ++z) zones.temperature[z] = zones.results[z].final_T9;
+    }
   }
 
   ~GpuBackend() override {
@@ -210,6 +216,7 @@ class GpuBackend final : public Backend {
   std::int64_t expected_zones_;  // the run's zones on this rank (the header's plan), 0 if unknown
   int device_ = 0;
   bool debug_ = false;
+  bool self_heating_ = false;  // physics.self_heating: download() writes each zone's final T9
   std::string name_;
   gpu::LaunchContext context_;
   gpu::LaunchPlan plan_;

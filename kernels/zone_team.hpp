@@ -14,6 +14,7 @@
 #include "integrators/asymptotic.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
+#include "zone_team_physics.hpp"
 
 namespace zoneode::gpu {
 
@@ -313,7 +314,9 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
     AttemptPartials part;
     double ye_part = 0.0;  // FUSED_YE: Ye of the proposed state
     if (!(FUSED_YE && ye_known)) ye = team.sum(electron_fraction_part(team, net, Y));
-    part.release_start = team_fluxes(team, reactions, net, rate_factor, Y, ye, flux);
+    // physics hook (zone_team_physics.hpp): the screened rate factors in flux, or rate_factor
+    const Array rates_at_Y = team_screened_rate_factors(team, net, rate_factor, Y, T9, rho, ye, flux);
+    part.release_start = team_fluxes(team, reactions, net, rates_at_Y, Y, ye, flux);
     if (!adaptive) {
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
@@ -330,7 +333,9 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
       });
       team.sync();
       const double ye_half = team.sum(electron_fraction_part(team, net, y_half));
-      part.release_mid = team_fluxes(team, reactions, net, rate_factor, y_half, ye_half, flux);
+      // physics hook (zone_team_physics.hpp): screening at the half-step state
+      const Array rates_at_half = team_screened_rate_factors(team, net, rate_factor, y_half, T9, rho, ye_half, flux);
+      part.release_mid = team_fluxes(team, reactions, net, rates_at_half, y_half, ye_half, flux);
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
         y_half[i] = y;
@@ -386,6 +391,11 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
         ye = ye_next;
         ye_known = scale == 1.0;  // a renormalised state is summed again
       }
+      // physics hook (zone_team_physics.hpp): self-heating; Y is the new state (each thread's own
+      // species written by itself or before the reduction's barrier)
+      if (net.self_heating)
+        T9 = team_self_heating(team, rates, net, T9, rho, Y,
+                               step_released_energy(settings.schedule, step, reductions), rate_factor);
     }
     if constexpr (!SWAP) team.sync();
   }
@@ -399,7 +409,11 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
   double final_mass = 0.0;
   for (int i = team.rank(); i < S; i += Team::size) final_mass += net.species_A[i] * Y[i];
   final_mass = team.sum(final_mass);
-  if (team.rank() == 0) *result = control.finish(final_mass);
+  if (team.rank() == 0) {
+    ZoneResult finished = control.finish(final_mass);
+    finished.final_T9 = T9;  // physics hook: where self-heating took the zone (its input T9 otherwise)
+    *result = finished;
+  }
 }
 
 }  // namespace zoneode::gpu
