@@ -136,6 +136,10 @@ class GpuBackend final : public Backend {
     args_.step_block_bytes = network.step_block_bytes();
     args_.settings = settings;
     self_heating_ = network.physics().self_heating;
+    // Screening, partition functions and self-heating run in each variant's physics instantiation
+    // (zone_team_physics.hpp); neutrino losses only change Q and run in the plain one.
+    const PhysicsOptions& physics = network.physics();
+    context_.physics = physics.screening != ScreeningKind::none || physics.partition_functions || physics.self_heating;
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
@@ -249,7 +253,8 @@ std::string LaunchPlan::describe() const {
                                         : "everything in global memory";
   const std::string sums = group == 0 ? "balanced term chunks" : std::to_string(group) + " lane(s) per species";
   const std::string bound = min_blocks > 0 ? ", launch bound " + std::to_string(min_blocks) + " blocks/SM" : "";
-  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound + ", " + sums + ", " +
+  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound +
+         (physics ? ", physics instantiation" : "") + ", " + sums + ", " +
          std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement;
 }
 

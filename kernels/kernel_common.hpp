@@ -36,8 +36,9 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 
 // The persistent-block kernel body: stage what the plan says, then take zones from the counter
 // until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
-// `shared` is the dynamic shared memory, `scratch` the team's.
-template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false>
+// `shared` is the dynamic shared memory, `scratch` the team's. PHYSICS: the instantiation with the
+// physics options' hooks (zone_team_physics.hpp), which a variant launches when LaunchPlan::physics.
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
@@ -84,10 +85,10 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
-      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+      integrate_zone_team<FUSED_YE, SWAP, PHYSICS>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);
     } else {
-      integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
+      integrate_zone_team<FUSED_YE, SWAP, PHYSICS>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
                                     a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
     }
     if (local_copy) {

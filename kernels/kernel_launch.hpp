@@ -89,6 +89,7 @@ struct LaunchContext {
   std::int64_t zones = 0;               // in the batch
   int chunks = 0;                       // final: term chunks (their sums live in LDS)
   int state_padding = 0;                // final: one more entry per state array (the 1.0 reactant slot)
+  bool physics = false;                 // screening or self-heating on: plan the physics instantiation
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
@@ -101,6 +102,7 @@ struct LaunchPlan {
   bool stage_zone = false;              // the zone's arrays (Y, rate factors, fluxes, proposals) in LDS
   int group = 1;                        // lanes per species (0: balanced term chunks)
   int min_blocks = 0;                   // launch bound: resident blocks per multiprocessor (0: none)
+  bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
   std::string describe() const;
 };
 
