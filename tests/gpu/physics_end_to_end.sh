@@ -69,7 +69,9 @@ run() {  # run LOG ARGS...: zoneode, exit 0 expected
   local status=$?
   [ "$status" -eq 0 ] || { echo "  zoneode $* exited $status"; tail -5 "$log"; return 1; }
 }
-differs() { ! "$compare" "$1" "$2" --rtol 1e-9 --atol 1e-28 --quiet >/dev/null 2>&1; }
+# An option acts when the CPU result moves by more than 1e-11 relative (neutrino losses move only the
+# energy rate, by ~6e-10 over this window; a GPU that left an option out would fail the 1e-12 check).
+differs() { ! "$compare" "$1" "$2" --rtol 1e-11 --atol 1e-28 --quiet >/dev/null 2>&1; }
 
 common=("$deck" --quiet --force --set zones.count="$zones" --set integrator.schedule=geometric
         --set integrator.end_time=1e-7)
