@@ -7,7 +7,7 @@
 #      (T9 included), and adaptive self-heating with weak screening against the CPU's one-ulp
 #      yardstick;
 #   2. times final on c2 (window to 1e-8 s: 694 steps per zone) at 65,536 zones with each option
-#      and without (ns per zone-step of integrate() alone, one run each; the heavy options also
+#      and without (ns per zone-step of integrate() alone, one run each; all options together also
 #      without final's launch bound), and reports the zones' T9 rise under self-heating;
 # and prints one table. OUT gets: gpu-physics.txt (the table), validation.log, timing.csv,
 # logs.tgz (build log, every run's log and summary, the compare reports).
@@ -51,7 +51,8 @@ fi
 
 echo "== validation: $zones zones of c2, variants: $variants"
 t1=$SECONDS
-PHYSICS_FAKE_GPU=$fake bash tests/gpu/physics_end_to_end.sh "$zoneode" "$build/zoneode-compare" "$PWD" "$variants" \
+# Each option alone on baseline and final; none, weak, all options together and adaptive on every variant.
+PHYSICS_FAKE_GPU=$fake PHYSICS_SINGLE_VARIANTS="baseline final" bash tests/gpu/physics_end_to_end.sh "$zoneode" "$build/zoneode-compare" "$PWD" "$variants" \
   "$zones" "$work/validation" >"$out/validation.log" 2>&1
 validation_status=$?
 grep -E "FAIL|physics_end_to_end:|adaptive .*:" "$out/validation.log" | head -20
@@ -61,18 +62,16 @@ echo "== timing: final, $timed_zones zones of c2"
 t2=$SECONDS
 gpu=(--backend gpu --kernel final)
 [ "$fake" = 1 ] && gpu=(--backend cpu --threads "$cores")
-# Cells: name and --set pairs. final's default on the H200 (128 threads, launch bound 6 blocks/SM)
-# caps registers at 80, under which the physics instantiation spills (268 B of stores); "@128x0x0"
-# cells time the same without the bound (128-130 registers, no spills) to see which is faster.
+# Cells: name and --set pairs; no state files. final's default on the H200 (128 threads, launch bound 6 blocks/SM)
+# caps registers at 80, under which the physics instantiation spills (268 B of stores); "all@128x0x0"
+# times every option without the bound (128-130 registers, no spills) to see which is faster.
 cells=(
   "none|"
   "weak|physics.screening=weak"
   "chugunov2007|physics.screening=chugunov2007"
-  "chugunov2007@128x0x0|physics.screening=chugunov2007 run.kernel_config=128x0x0"
   "partition_functions|physics.partition_functions=true"
   "neutrino_losses|physics.neutrino_losses=true"
   "self_heating|physics.self_heating=true"
-  "self_heating@128x0x0|physics.self_heating=true run.kernel_config=128x0x0"
   "all|physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true"
   "all@128x0x0|physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true run.kernel_config=128x0x0"
   "none(again)|"
@@ -83,13 +82,10 @@ for cell in "${cells[@]}"; do
   [ -n "$cell" ] || continue
   option=${cell%%|*}
   sets=(); for s in ${cell#*|}; do sets+=(--set "$s"); done
-  # Only self-heating writes state files (its T9 before and after); the others none.
-  files=(--set output.prefix=)
-  [ "$option" = self_heating ] && files=(--set output.prefix="$work/timed-self_heating" --set output.initial=true)
   # The c2 deck's window cut to 1e-8 s (694 steps per zone instead of 1,158): the cost per
   # zone-step is the same, the device time less.
   timeout 150 "$zoneode" inputs/bench/c2-rpz24-rp.yaml --quiet --force "${gpu[@]}" --set zones.count="$timed_zones" \
-    --set integrator.end_time=1e-8 "${sets[@]}" "${files[@]}" --summary "$work/timed-$option.json" \
+    --set integrator.end_time=1e-8 "${sets[@]}" --set output.prefix= --summary "$work/timed-$option.json" \
     >"$work/timed-$option.log" 2>&1
   "$python" - "$work/timed-$option.json" "$option" >>"$out/timing.csv" <<'PY' || echo "$option,nan,0,nan" >>"$out/timing.csv"
 import json, sys
@@ -100,7 +96,7 @@ done
 echo "timed in $((SECONDS - t2)) s"
 
 # The table: per option, the worst difference over the variants and their verdicts, final's cost.
-"$python" - "$out/validation.log" "$out/timing.csv" "$work/timed-self_heating" "$timed_zones" "$fake" \
+"$python" - "$out/validation.log" "$out/timing.csv" "$work/validation/self_heating" "$timed_zones" "$fake" \
   >"$out/gpu-physics.txt" <<'PY'
 import csv, sys
 log, timing, heated, zones, fake = sys.argv[1:6]
@@ -115,8 +111,8 @@ title = "FAKE (CPU runs) " if fake == "1" else ""
 print(f"{title}issue 21 physics on the GPU: rp-z24 c2 regime; max rel. diff. GPU vs CPU (rtol 1e-12, floor 1e-28), "
       f"final timed at {zones} zones")
 print(f"{'option':<21} {'variants ok':>11} {'max rel diff':>12} {'final ns/zs':>12} {'x none':>7} {'failed':>6}")
-rows = ["none", "weak", "chugunov2007", "chugunov2007@128x0x0", "partition_functions", "neutrino_losses",
-        "self_heating", "self_heating@128x0x0", "all", "all@128x0x0", "none(again)", "adaptive"]
+rows = ["none", "weak", "chugunov2007", "partition_functions", "neutrino_losses", "self_heating", "all",
+        "all@128x0x0", "none(again)", "adaptive"]
 for option in rows:
     t = times.get(option)
     if option not in cells and t is None:
@@ -133,11 +129,11 @@ for option in rows:
 print("adaptive: self-heating + weak screening, the GPU within 10x the CPU's one-ulp sensitivity (compare_adaptive.py)")
 try:
     import h5py, numpy as np
-    with h5py.File(heated + "_step000000.h5", "r") as f0, h5py.File(heated + "_step000001.h5", "r") as f1:
+    with h5py.File(heated + "-cpu_step000000.h5", "r") as f0, h5py.File(heated + "-final_step000001.h5", "r") as f1:
         T0, T1 = f0["temperature"][()], f1["temperature"][()]
     rise = (T1 - T0) / T0
-    print(f"self_heating: T9 rose by {rise.min():.2e} .. {rise.max():.2e} (relative) over the c2 window in final's "
-          f"{len(T1)} zones")
+    print(f"self_heating: T9 rose by {rise.min():.2e} .. {rise.max():.2e} (relative) over 1e-11 .. 1e-7 s in final's "
+          f"{len(T1)} validated zones")
 except Exception as error:  # no h5py, or no file
     print(f"self_heating T9: not read ({error})")
 PY
