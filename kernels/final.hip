@@ -140,7 +140,8 @@ LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
           config.block, result.stage_network, result.stage_zone,
           [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks, result.physics)) {
     if (result.physics)
-      throw std::invalid_argument("run.kernel_config: final runs the physics options (screening, self_heating) in " +
+      throw std::invalid_argument("run.kernel_config: final runs the physics options (screening, partition_functions, "
+                                  "self_heating) in " +
                                   std::to_string(final_default.block) + " or " + std::to_string(few_zones_block) +
                                   " threads only, not " + config_name(config));
     throw std::invalid_argument("run.kernel_config: final has no " + config_name(config) +

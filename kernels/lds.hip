@@ -25,7 +25,8 @@ __global__ void ZONEODE_BLOCK_SIZE(lds_block) lds_kernel(KernelArgs args, bool s
 }
 
 // With the physics options' hooks (screening, self-heating: zone_team_physics.hpp).
-__global__ void ZONEODE_BLOCK_SIZE(lds_block) lds_physics_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
+__global__ void ZONEODE_BLOCK_SIZE(lds_block) lds_physics_kernel(KernelArgs args, bool stage_network,
+                                                                 bool stage_zone) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<lds_block, Reduction::tree>::scratch_doubles];
   run_zones<lds_block, Reduction::tree, 1, false, false, true>(args, stage_network, stage_zone, shared, scratch);
@@ -39,8 +40,10 @@ LaunchPlan plan(const LaunchContext& context) {
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  if (plan.physics) lds_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
-  else lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  if (plan.physics)
+    lds_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  else
+    lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
 const VariantOps ops{"lds", plan, launch};

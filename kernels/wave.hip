@@ -23,10 +23,12 @@ __global__ void ZONEODE_BLOCK_SIZE(wave_block) wave_kernel(KernelArgs args, bool
 }
 
 // With the physics options' hooks (screening, self-heating: zone_team_physics.hpp).
-__global__ void ZONEODE_BLOCK_SIZE(wave_block) wave_physics_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
+__global__ void ZONEODE_BLOCK_SIZE(wave_block) wave_physics_kernel(KernelArgs args, bool stage_network,
+                                                                   bool stage_zone) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<wave_block, Reduction::wave>::scratch_doubles];
-  run_zones<wave_block, Reduction::wave, lanes_per_species, false, false, true>(args, stage_network, stage_zone, shared, scratch);
+  run_zones<wave_block, Reduction::wave, lanes_per_species, false, false, true>(args, stage_network, stage_zone, shared,
+                                                                              scratch);
 }
 
 LaunchPlan plan(const LaunchContext& context) {
@@ -37,8 +39,10 @@ LaunchPlan plan(const LaunchContext& context) {
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  if (plan.physics) wave_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
-  else wave_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  if (plan.physics)
+    wave_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  else
+    wave_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
 const VariantOps ops{"wave", plan, launch};

@@ -306,7 +306,8 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
   StepControl control(settings, initial[0], zone_input_valid(T9, rho, initial[1] == 0.0, initial[0]));
   if (control.running()) {
     for (int r = team.rank(); r < rates.reaction_count; r += Team::size)  // physics hook: partition functions
-      rate_factor[r] = PHYSICS ? reaction_rate_factor(rates, r, T9, rho) : reaction_rate_factor_fitted(rates, r, T9, rho);
+      rate_factor[r] = PHYSICS ? reaction_rate_factor(rates, r, T9, rho)
+                               : reaction_rate_factor_fitted(rates, r, T9, rho);
   }
   team.sync();
   const bool adaptive = settings.schedule == StepSchedule::adaptive;
