@@ -19,12 +19,22 @@ __global__ void ZONEODE_BLOCK_SIZE(baseline_block) baseline_kernel(KernelArgs ar
   run_zones<baseline_block, Reduction::tree, 1, false>(args, false, false, nullptr, scratch);
 }
 
+// With the physics options' hooks (screening, self-heating: zone_team_physics.hpp).
+__global__ void ZONEODE_BLOCK_SIZE(baseline_block) baseline_physics_kernel(KernelArgs args) {
+  __shared__ double scratch[BlockTeam<baseline_block, Reduction::tree>::scratch_doubles];
+  run_zones<baseline_block, Reduction::tree, 1, false, false, true>(args, false, false, nullptr, scratch);
+}
+
 LaunchPlan plan(const LaunchContext& context) {
-  return plan_persistent(baseline_kernel, baseline_block, context, false, false);
+  LaunchPlan result = context.physics ? plan_persistent(baseline_physics_kernel, baseline_block, context, false, false)
+                                      : plan_persistent(baseline_kernel, baseline_block, context, false, false);
+  result.physics = context.physics;
+  return result;
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  baseline_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  if (plan.physics) baseline_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  else baseline_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args);
 }
 
 const VariantOps ops{plan, launch};

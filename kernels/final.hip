@@ -67,9 +67,47 @@ __global__ void ZONEODE_BOUNDED(1024, 1) final_wide_kernel(KernelArgs args) {
   run_zones<1024, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
 }
 
-// Calls visit(kernel) with the instantiation for the block size, placement and bound; false if none.
+// With the physics options' hooks (screening, self-heating: zone_team_physics.hpp): the default
+// block and the few-zones block, every placement, and the default bound where the target has one.
+// gfx90a: no waves-per-SIMD cap (the options' code would spill under 128 VGPRs).
+template <int BLOCK, bool NETWORK, bool ZONE>
+__global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_physics_kernel(KernelArgs args) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
+  run_zones<BLOCK, Reduction::broadcast, 0, true, true, true>(args, NETWORK, ZONE, shared, scratch);
+}
+template <int BLOCK, int MIN_BLOCKS>
+__global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_physics_bounded_kernel(KernelArgs args) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
+  run_zones<BLOCK, Reduction::broadcast, 0, true, true, true>(args, false, true, shared, scratch);
+}
+
 template <typename Visit>
-bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0) {
+bool with_physics_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks) {
+  if (min_blocks > 0) {
+    if constexpr (final_default.min_blocks > 0) {
+      if (block == final_default.block && min_blocks == final_default.min_blocks && zone && !network)
+        return visit(final_physics_bounded_kernel<final_default.block, final_default.min_blocks>), true;
+    }
+    return false;
+  }
+#define ZONEODE_FINAL_PHYSICS(B)                                                \
+  if (block == B) {                                                             \
+    if (network && zone) return visit(final_physics_kernel<B, true, true>), true; \
+    if (zone) return visit(final_physics_kernel<B, false, true>), true;          \
+    return visit(final_physics_kernel<B, false, false>), true;                   \
+  }
+  ZONEODE_FINAL_PHYSICS(final_default.block) ZONEODE_FINAL_PHYSICS(few_zones_block)
+#undef ZONEODE_FINAL_PHYSICS
+  return false;
+}
+
+// Calls visit(kernel) with the instantiation for the block size, placement and bound (the physics
+// one when `physics`); false if none.
+template <typename Visit>
+bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0, bool physics = false) {
+  if (physics) return with_physics_kernel(block, network, zone, visit, min_blocks);
   if (min_blocks > 0) {
     if (block == 128 && min_blocks == 6 && zone && !network) return visit(final_bounded_kernel<128, 6>), true;
     if (block == 128 && min_blocks == 7 && zone && !network) return visit(final_bounded_kernel<128, 7>), true;
@@ -94,11 +132,18 @@ LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
   // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
   // too large for it, or a sweep's run.kernel_placement) run unbounded, as the run header says.
   result.min_blocks = result.stage_zone && !result.stage_network ? config.min_blocks : 0;
+  result.physics = context.physics;
   if (!with_kernel(
           config.block, result.stage_network, result.stage_zone,
-          [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks))
+          [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks, result.physics)) {
+    if (result.physics)
+      throw std::invalid_argument("run.kernel_config: final runs the physics options (screening, partition_functions, "
+                                  "self_heating) in " +
+                                  std::to_string(final_default.block) + " or " + std::to_string(few_zones_block) +
+                                  " threads only, not " + config_name(config));
     throw std::invalid_argument("run.kernel_config: final has no " + config_name(config) +
                                 " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7; 1024 with zone placement)");
+  }
   return result;
 }
 
@@ -118,7 +163,7 @@ LaunchPlan plan(const LaunchContext& context) {
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
   with_kernel(
       plan.block, plan.stage_network, plan.stage_zone,
-      [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks);
+      [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks, plan.physics);
 }
 
 // The host side: the term chunks and reaction words, once per run.

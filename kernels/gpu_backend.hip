@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/errors.hpp"
 #include "gpu_runtime.hpp"
 #include "implicit_kernels.hpp"
 #include "kernel_launch.hpp"
@@ -148,6 +149,16 @@ class GpuBackend final : public Backend {
     args_.step_block = step_block_.data();
     args_.step_block_bytes = network.step_block_bytes();
     args_.settings = settings;
+    self_heating_ = network.physics().self_heating;
+    // Screening, partition functions and self-heating run in each variant's physics instantiation
+    // (zone_team_physics.hpp); neutrino losses only change Q and run in the plain one.
+    const PhysicsOptions& physics = network.physics();
+    context_.physics = physics.screening != ScreeningKind::none || physics.partition_functions || physics.self_heating;
+    // qss2's kernels take partition functions (through the rate factors) but have no hooks for
+    // screening or self-heating: refused rather than silently left out.
+    if (settings.method == IntegrationMethod::qss2 && (physics.screening != ScreeningKind::none || physics.self_heating))
+      throw InputError("integrator.method: qss2 on the GPU: physics.screening and physics.self_heating run on the CPU "
+                       "backend only (run.backend: cpu), or with the asymptotic method on the GPU");
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
@@ -216,6 +227,11 @@ class GpuBackend final : public Backend {
           throw std::runtime_error("ZONEODE_GPU_DEBUG: zone " + std::to_string(z) + " of the batch was not written");
       }
     }
+    // physics.self_heating: each zone's T9 where its burn ended (ZoneResult::final_T9, set by the
+    // kernels), as the CPU backend keeps it; the next outer step starts there.
+    if (self_heating_) {
+      for (std::size_t z = 0; z < n; ++z) zones.temperature[z] = zones.results[z].final_T9;
+    }
   }
 
   ~GpuBackend() override {
@@ -235,6 +251,7 @@ class GpuBackend final : public Backend {
   std::int64_t expected_zones_;  // the run's zones on this rank (the header's plan), 0 if unknown
   int device_ = 0;
   bool debug_ = false;
+  bool self_heating_ = false;  // physics.self_heating: download() writes each zone's final T9
   std::string name_;
   gpu::LaunchContext context_;
   gpu::LaunchPlan plan_;
@@ -268,7 +285,8 @@ std::string LaunchPlan::describe() const {
                                         : "everything in global memory";
   const std::string sums = group == 0 ? "balanced term chunks" : std::to_string(group) + " lane(s) per species";
   const std::string bound = min_blocks > 0 ? ", launch bound " + std::to_string(min_blocks) + " blocks/SM" : "";
-  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound + ", " + sums + ", " +
+  return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound +
+         (physics ? ", physics instantiation" : "") + ", " + sums + ", " +
          std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement;
 }
 

@@ -37,10 +37,12 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 
 // The persistent-block kernel body: stage what the plan says, then take zones from the counter
 // until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
-// `shared` is the dynamic shared memory, `scratch` the team's. METHOD is a compile-time choice:
-// a kernel runs one method's team integrator, so that the variants' asymptotic kernels keep their
-// registers and occupancy (qss2's kernels: kernels/qss2_kernels.hip).
-template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false,
+// `shared` is the dynamic shared memory, `scratch` the team's. PHYSICS: the instantiation with the
+// physics options' hooks (zone_team_physics.hpp), which a variant launches when LaunchPlan::physics.
+// METHOD is a compile-time choice too: a kernel runs one method's team integrator, so that the
+// variants' asymptotic kernels keep their registers and occupancy (qss2's kernels:
+// kernels/qss2_kernels.hip).
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false,
           IntegrationMethod METHOD = IntegrationMethod::asymptotic>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
@@ -101,10 +103,10 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     } else if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
-      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+      integrate_zone_team<FUSED_YE, SWAP, PHYSICS>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);
     } else {
-      integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
+      integrate_zone_team<FUSED_YE, SWAP, PHYSICS>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
                                     a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
     }
     if (local_copy) {

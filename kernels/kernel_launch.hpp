@@ -98,6 +98,7 @@ struct LaunchContext {
   ImplicitWorkspaceLayout implicit_layout;
   std::size_t free_bytes = 0, workspace_budget_bytes = 0;
   IntegrationMethod method = IntegrationMethod::asymptotic;  // the zone arrays it needs
+  bool physics = false;                 // screening or self-heating on: plan the physics instantiation
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
@@ -112,6 +113,7 @@ struct LaunchPlan {
   int min_blocks = 0;                   // launch bound: resident blocks per multiprocessor (0: none)
   int kernel = 0;                       // a variant with several kernels: which one this plan launches
   std::string summary;                  // what describe() says, where a variant words it itself
+  bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
   std::string describe() const;
 };
 

@@ -24,10 +24,26 @@ __global__ void ZONEODE_BLOCK_SIZE(lds_block) lds_kernel(KernelArgs args, bool s
   run_zones<lds_block, Reduction::tree, 1, false>(args, stage_network, stage_zone, shared, scratch);
 }
 
-LaunchPlan plan(const LaunchContext& context) { return plan_persistent(lds_kernel, lds_block, context, true, true); }
+// With the physics options' hooks (screening, self-heating: zone_team_physics.hpp).
+__global__ void ZONEODE_BLOCK_SIZE(lds_block) lds_physics_kernel(KernelArgs args, bool stage_network,
+                                                                 bool stage_zone) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<lds_block, Reduction::tree>::scratch_doubles];
+  run_zones<lds_block, Reduction::tree, 1, false, false, true>(args, stage_network, stage_zone, shared, scratch);
+}
+
+LaunchPlan plan(const LaunchContext& context) {
+  LaunchPlan result = context.physics ? plan_persistent(lds_physics_kernel, lds_block, context, true, true)
+                                      : plan_persistent(lds_kernel, lds_block, context, true, true);
+  result.physics = context.physics;
+  return result;
+}
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  if (plan.physics)
+    lds_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  else
+    lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
 const VariantOps ops{plan, launch};

@@ -21,7 +21,7 @@ template <int BLOCK, int GROUP>
 __global__ void ZONEODE_BLOCK_SIZE(BLOCK) qss2_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<BLOCK, qss2_reduction<GROUP>>::scratch_doubles];
-  run_zones<BLOCK, qss2_reduction<GROUP>, GROUP, false, false, IntegrationMethod::qss2>(args, stage_network, stage_zone,
+  run_zones<BLOCK, qss2_reduction<GROUP>, GROUP, false, false, false, IntegrationMethod::qss2>(args, stage_network, stage_zone,
                                                                                       shared, scratch);
 }
 

@@ -38,6 +38,16 @@ __global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) tuned_bounded_kernel(KernelAr
 }
 
 // Calls visit(kernel) with the instantiation for the configuration; false if there is none.
+// With the physics options' hooks (screening, self-heating: zone_team_physics.hpp), in the swept
+// configuration only (a sweep's other configurations run without options).
+template <int BLOCK, int GROUP, int MIN_BLOCKS>
+__global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS > 0 ? MIN_BLOCKS : 1)
+    tuned_physics_kernel(KernelArgs args, bool stage_network, bool stage_zone) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<BLOCK, Reduction::wave>::scratch_doubles];
+  run_zones<BLOCK, Reduction::wave, GROUP, false, false, true>(args, stage_network, stage_zone, shared, scratch);
+}
+
 template <typename Visit>
 bool with_kernel(const KernelConfig& c, Visit&& visit) {
 #define ZONEODE_TUNED(B, G)                                                                        \
@@ -54,6 +64,18 @@ bool with_kernel(const KernelConfig& c, Visit&& visit) {
 LaunchPlan plan(const LaunchContext& context) {
   const KernelConfig config = kernel_config(context, swept);
   LaunchPlan result;
+  if (context.physics) {
+    const auto kernel = tuned_physics_kernel<swept.block, swept.group, swept.min_blocks>;
+    if (config.block != swept.block || config.group != swept.group || config.min_blocks != swept.min_blocks)
+      throw std::invalid_argument("run.kernel_config: tuned runs the physics options (screening, partition_functions, "
+                                  "self_heating) in " +
+                                  config_name(swept) + " only, not " + config_name(config));
+    result = plan_persistent(kernel, config.block, context, true, true);
+    result.group = config.group;
+    result.min_blocks = config.min_blocks;
+    result.physics = true;
+    return result;
+  }
   if (!with_kernel(config, [&](auto kernel) { result = plan_persistent(kernel, config.block, context, true, true); }))
     throw std::invalid_argument("run.kernel_config: tuned has no " + config_name(config) +
                                 " (blocks 128, 256, 512; lanes 4, 8, 16; min blocks 0 or 65536 / 64 / block)");
@@ -63,6 +85,11 @@ LaunchPlan plan(const LaunchContext& context) {
 }
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
+  if (plan.physics) {
+    tuned_physics_kernel<swept.block, swept.group, swept.min_blocks>
+        <<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+    return;
+  }
   with_kernel({plan.block, plan.group, plan.min_blocks}, [&](auto kernel) {
     kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
   });

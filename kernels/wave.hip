@@ -22,10 +22,27 @@ __global__ void ZONEODE_BLOCK_SIZE(wave_block) wave_kernel(KernelArgs args, bool
   run_zones<wave_block, Reduction::wave, lanes_per_species, false>(args, stage_network, stage_zone, shared, scratch);
 }
 
-LaunchPlan plan(const LaunchContext& context) { return plan_persistent(wave_kernel, wave_block, context, true, true); }
+// With the physics options' hooks (screening, self-heating: zone_team_physics.hpp).
+__global__ void ZONEODE_BLOCK_SIZE(wave_block) wave_physics_kernel(KernelArgs args, bool stage_network,
+                                                                   bool stage_zone) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<wave_block, Reduction::wave>::scratch_doubles];
+  run_zones<wave_block, Reduction::wave, lanes_per_species, false, false, true>(args, stage_network, stage_zone, shared,
+                                                                              scratch);
+}
+
+LaunchPlan plan(const LaunchContext& context) {
+  LaunchPlan result = context.physics ? plan_persistent(wave_physics_kernel, wave_block, context, true, true)
+                                      : plan_persistent(wave_kernel, wave_block, context, true, true);
+  result.physics = context.physics;
+  return result;
+}
 
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
-  wave_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  if (plan.physics)
+    wave_physics_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
+  else
+    wave_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
 const VariantOps ops{plan, launch};

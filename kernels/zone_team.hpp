@@ -14,6 +14,7 @@
 #include "integrators/asymptotic.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
+#include "zone_team_physics.hpp"
 
 namespace zoneode::gpu {
 
@@ -284,7 +285,10 @@ __device__ inline double team_fluxes(const Team& team, const Reactions& reaction
 // barrier (a geometric step then has three barriers: fluxes, chunk sums, the reduction). The
 // exchange is safe without a barrier: the old Y is next written in the next step's species phase,
 // after that step's flux barrier, by when every read of it is done.
-template <bool FUSED_YE, bool SWAP, typename Sums, typename Reactions, typename Team, typename Array>
+// PHYSICS: the instantiation that evaluates the physics options (zone_team_physics.hpp) as the step
+// view's run-time flags ask; without it the code is exactly that of a run without options.
+template <bool FUSED_YE, bool SWAP, bool PHYSICS = false, typename Sums, typename Reactions, typename Team,
+          typename Array>
 __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, const Reactions& reactions,
                                            const RateView& rates,
                                            const StepView& net, const IntegratorSettings& settings, double T9,
@@ -301,8 +305,9 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
   team.template reduce<1>(initial);
   StepControl control(settings, initial[0], zone_input_valid(T9, rho, initial[1] == 0.0, initial[0]));
   if (control.running()) {
-    for (int r = team.rank(); r < rates.reaction_count; r += Team::size)
-      rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);
+    for (int r = team.rank(); r < rates.reaction_count; r += Team::size)  // physics hook: partition functions
+      rate_factor[r] = PHYSICS ? reaction_rate_factor(rates, r, T9, rho)
+                               : reaction_rate_factor_fitted(rates, r, T9, rho);
   }
   team.sync();
   const bool adaptive = settings.schedule == StepSchedule::adaptive;
@@ -313,7 +318,9 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
     AttemptPartials part;
     double ye_part = 0.0;  // FUSED_YE: Ye of the proposed state
     if (!(FUSED_YE && ye_known)) ye = team.sum(electron_fraction_part(team, net, Y));
-    part.release_start = team_fluxes(team, reactions, net, rate_factor, Y, ye, flux);
+    // physics hook (zone_team_physics.hpp): the screened rate factors in flux, or rate_factor
+    const Array rates_at_Y = team_screened_rate_factors<PHYSICS>(team, net, rate_factor, Y, T9, rho, ye, flux);
+    part.release_start = team_fluxes(team, reactions, net, rates_at_Y, Y, ye, flux);
     if (!adaptive) {
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(Y[i], fplus, fminus, step, floor);
@@ -330,7 +337,10 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
       });
       team.sync();
       const double ye_half = team.sum(electron_fraction_part(team, net, y_half));
-      part.release_mid = team_fluxes(team, reactions, net, rate_factor, y_half, ye_half, flux);
+      // physics hook (zone_team_physics.hpp): screening at the half-step state
+      const Array rates_at_half =
+          team_screened_rate_factors<PHYSICS>(team, net, rate_factor, y_half, T9, rho, ye_half, flux);
+      part.release_mid = team_fluxes(team, reactions, net, rates_at_half, y_half, ye_half, flux);
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         const double y = asymptotic_update(y_half[i], fplus, fminus, 0.5 * step, floor);
         y_half[i] = y;
@@ -386,6 +396,13 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
         ye = ye_next;
         ye_known = scale == 1.0;  // a renormalised state is summed again
       }
+      // physics hook (zone_team_physics.hpp): self-heating; Y is the new state (each thread's own
+      // species written by itself or before the reduction's barrier)
+      if constexpr (PHYSICS) {
+        if (net.self_heating)
+          T9 = team_self_heating(team, rates, net, T9, rho, Y,
+                                 step_released_energy(settings.schedule, step, reductions), rate_factor);
+      }
     }
     if constexpr (!SWAP) team.sync();
   }
@@ -399,7 +416,15 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
   double final_mass = 0.0;
   for (int i = team.rank(); i < S; i += Team::size) final_mass += net.species_A[i] * Y[i];
   final_mass = team.sum(final_mass);
-  if (team.rank() == 0) *result = control.finish(final_mass);
+  if (team.rank() == 0) {
+    if constexpr (PHYSICS) {  // physics hook: where self-heating took the zone (its input T9 otherwise)
+      ZoneResult finished = control.finish(final_mass);
+      finished.final_T9 = T9;
+      *result = finished;
+    } else {
+      *result = control.finish(final_mass);
+    }
+  }
 }
 
 }  // namespace zoneode::gpu

@@ -74,18 +74,33 @@ struct Evaluated {
   std::vector<double> energy_row;  // d(sum Q flux)/dY
 };
 
+// At T9 [GK], rho [g/cm^3] (screening, when the network's physics has it, depends on them);
+// screening_columns false leaves out screening's composition dependence (a planted fault).
 Evaluated analytic_jacobian(const CompactNetwork& compact, const ImplicitStructure& structure,
-                            const std::vector<double>& rate, const std::vector<double>& Y) {
+                            const std::vector<double>& rate, const std::vector<double>& Y, double T9, double rho,
+                            bool screening_columns = true) {
   const int S = compact.species_count();
+  const StepView net = compact.step_view();
   const JacobianView jac = structure.jacobian_view();
-  std::vector<double> slot(jac.slot_count), entries(jac.entry_count), ye_column(S);
+  std::vector<double> slot(jac.slot_count), entries(jac.entry_count), ye_column(S), screening_column(S, 0.0);
   Evaluated out{std::vector<double>(S * S, 0.0), std::vector<double>(S)};
-  flux_derivative_slots(compact.step_view(), jac, rate.data(), Y.data(), slot.data());
+  flux_derivative_slots(net, jac, rate.data(), Y.data(), slot.data(), T9, rho);
   jacobian_from_slots(S, jac, slot.data(), entries.data(), ye_column.data(), out.energy_row.data());
+  if (net.screening != 0 && screening_columns) {
+    std::vector<double> flux(net.reaction_count);
+    zone_fluxes(net, rate.data(), Y.data(), flux.data(), T9, rho);
+    screening_jacobian_columns(net, T9, rho, Y.data(), flux.data(), ye_column.data(), screening_column.data(),
+                               out.energy_row.data());
+  }
   for (int e = 0; e < jac.entry_count; ++e) out.dense[jac.entry_row[e] * S + jac.entry_column[e]] += entries[e];
-  // The rank-one Ye part: u Z^T.
+  // The rank-one Ye part u Z^T, and weak screening's v (Z^2)^T.
+  const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
   for (int i = 0; i < S; ++i)
-    for (int m = 0; m < S; ++m) out.dense[i * S + m] += ye_column[i] * compact.species_Z[m];
+    for (int m = 0; m < S; ++m) {
+      const double Z = compact.species_Z[m];
+      out.dense[i * S + m] += ye_column[i] * Z;
+      if (weak) out.dense[i * S + m] += screening_column[i] * Z * Z;
+    }
   return out;
 }
 
@@ -95,10 +110,11 @@ struct Rhs {
   std::vector<double> f, magnitude;
   double release = 0.0, release_magnitude = 0.0;
 };
-Rhs rhs(const CompactNetwork& compact, const std::vector<double>& rate, const std::vector<double>& Y) {
+Rhs rhs(const CompactNetwork& compact, const std::vector<double>& rate, const std::vector<double>& Y, double T9,
+        double rho) {
   const StepView net = compact.step_view();
   std::vector<double> flux(net.reaction_count);
-  zone_fluxes(net, rate.data(), Y.data(), flux.data());
+  zone_fluxes(net, rate.data(), Y.data(), flux.data(), T9, rho);
   Rhs out;
   out.f.resize(net.species_count);
   species_rates(net, flux.data(), out.f.data());
@@ -112,40 +128,47 @@ Rhs rhs(const CompactNetwork& compact, const std::vector<double>& rate, const st
 // Every entry of J and of the energy row, structural zeros included, against central differences.
 // Fluxes are polynomials in each Y_j of degree <= 3 (identical reactants, times Ye), so a central
 // difference with h = 1e-3 Y_j is exact up to ~h^2/Y_j^2 = 1e-6 relative; rounding adds about
-// eps (F+ + F-) / h, allowed here with a 1e4 margin.
-void check_jacobian(const Network& network, double T9, double rho, unsigned seed) {
-  const CompactNetwork compact(network);
+// eps (F+ + F-) / h, allowed here with a 1e4 margin. With screening, fluxes also carry exp(h(ye,
+// sum Z^2 Y)), smooth on the scale of h. Returns the entries that differ beyond the tolerance
+// (EXPECTed to be none unless `expect_fail`, which checks a planted fault instead).
+int check_jacobian(const Network& network, double T9, double rho, unsigned seed, const PhysicsOptions& physics = {},
+                   bool expect_fail = false) {
+  const CompactNetwork compact(network, physics);
   const ImplicitStructure structure(compact);
   const int S = compact.species_count();
   std::vector<double> rate(compact.reaction_count());
   zone_rate_factors(compact.rate_view(), T9, rho, rate.data());
   const std::vector<double> Y = random_abundances(network, seed);
-  const Evaluated J = analytic_jacobian(compact, structure, rate, Y);
-  int checked = 0, above_noise = 0;
+  const Evaluated J = analytic_jacobian(compact, structure, rate, Y, T9, rho, !expect_fail);
+  int checked = 0, above_noise = 0, wrong = 0;
   for (int j = 0; j < S; ++j) {
     const double h = 1e-3 * Y[j];
     std::vector<double> up = Y, down = Y;
     up[j] += h;
     down[j] -= h;
-    const Rhs a = rhs(compact, rate, up), b = rhs(compact, rate, down);
+    const Rhs a = rhs(compact, rate, up, T9, rho), b = rhs(compact, rate, down, T9, rho);
     for (int i = 0; i < S; ++i) {
       const double fd = (a.f[i] - b.f[i]) / (2 * h);
       const double noise = 1e-12 * (a.magnitude[i] + b.magnitude[i]) / h;
       const double analytic = J.dense[i * S + j];
-      EXPECT_LE(std::fabs(fd - analytic), 1e-5 * std::fabs(analytic) + noise)
-          << network.name << ": J[" << network.species[i].name << "][" << network.species[j].name << "] analytic "
-          << analytic << " finite difference " << fd;
+      const bool within = std::fabs(fd - analytic) <= 1e-5 * std::fabs(analytic) + noise;
+      wrong += within ? 0 : 1;
+      if (!expect_fail)
+        EXPECT_TRUE(within) << network.name << ": J[" << network.species[i].name << "][" << network.species[j].name
+                            << "] analytic " << analytic << " finite difference " << fd;
       if (std::fabs(analytic) > 2 * noise) ++above_noise;  // zeroing it would fail
       ++checked;
     }
     const double fd_energy = (a.release - b.release) / (2 * h);
-    EXPECT_LE(std::fabs(fd_energy - J.energy_row[j]),
-              1e-5 * std::fabs(J.energy_row[j]) + 1e-12 * (a.release_magnitude + b.release_magnitude) / h)
-        << network.name << ": energy row " << network.species[j].name;
+    const double energy_noise = 1e-12 * (a.release_magnitude + b.release_magnitude) / h;
+    const bool energy_within = std::fabs(fd_energy - J.energy_row[j]) <= 1e-5 * std::fabs(J.energy_row[j]) + energy_noise;
+    wrong += energy_within ? 0 : 1;
+    if (!expect_fail) EXPECT_TRUE(energy_within) << network.name << ": energy row " << network.species[j].name;
   }
   EXPECT_EQ(checked, S * S);
   // The check has teeth: a quarter and more of the pattern's entries would fail if dropped.
   EXPECT_GT(above_noise, structure.jacobian_view().entry_count / 4) << network.name;
+  return wrong;
 }
 
 TEST(ImplicitJacobian, MatchesFiniteDifferencesOnGeneratedNetworks) {
@@ -174,6 +197,23 @@ TEST(ImplicitJacobian, MatchesFiniteDifferencesOnTheReaclibSlice) {
   check_jacobian(network, 0.8, 1e6, 5);
 }
 
+// Screening's exp(h) depends on the composition (weak: through sum (Z^2 + Z) Y; chugunov2007:
+// through Ye): J carries it as rank-one columns (jacobian.hpp), checked entry by entry against
+// finite differences of the screened right-hand side, and the check fails without them.
+TEST(ImplicitJacobian, ScreeningFollowsTheComposition) {
+  for (ScreeningKind kind : {ScreeningKind::weak, ScreeningKind::chugunov2007}) {
+    PhysicsOptions physics;
+    physics.screening = kind;
+    const Network network = with_electron_captures(generate_network(generator_preset("s16")));
+    EXPECT_EQ(check_jacobian(network, 0.3, 1e8, 6, physics), 0) << screening_kind_name(kind);
+    EXPECT_GT(check_jacobian(network, 0.3, 1e8, 6, physics, true), 0) << screening_kind_name(kind) << ": planted fault";
+    Network slice;
+    if (!reaclib_slice(slice)) continue;
+    EXPECT_EQ(check_jacobian(slice, 0.8, 1e6, 7, physics), 0) << screening_kind_name(kind);
+    EXPECT_GT(check_jacobian(slice, 0.8, 1e6, 7, physics, true), 0) << screening_kind_name(kind) << ": planted fault";
+  }
+}
+
 TEST(ImplicitSparseLu, MinimumDegreePutsTheHubOfAnArrowLast) {
   // Node 0 touches all others: eliminated first it would fill the whole matrix.
   std::vector<std::vector<std::int32_t>> arrow(6);
@@ -192,7 +232,7 @@ void check_solve(const Network& network, double T9, double rho, double h) {
   std::vector<double> rate(compact.reaction_count());
   zone_rate_factors(compact.rate_view(), T9, rho, rate.data());
   const std::vector<double> Y = random_abundances(network, 7);
-  const Evaluated J = analytic_jacobian(compact, structure, rate, Y);
+  const Evaluated J = analytic_jacobian(compact, structure, rate, Y, T9, rho);
   const ImplicitView view = structure.view();
   const JacobianView jac = structure.jacobian_view();
   std::vector<double> slot(jac.slot_count), entries(jac.entry_count), ye_column(S), energy(S),
@@ -245,8 +285,8 @@ struct Burn {
 };
 
 Burn burn(const Network& network, const IntegratorSettings& settings, std::vector<double> Y, double T9 = 1.0,
-          double rho = 1.0) {
-  const CompactNetwork compact(network);
+          double rho = 1.0, const PhysicsOptions& physics = {}) {
+  const CompactNetwork compact(network, physics);
   const ImplicitStructure structure(compact);
   const MethodNetwork method_network{compact.rate_view(), compact.step_view(), structure.view()};
   std::vector<double> workspace(implicit::workspace_doubles(method_network));
@@ -341,6 +381,39 @@ TEST(ImplicitAnalytic, FixedStepsConvergeAtThirdOrder) {
     s.schedule = StepSchedule::geometric;
     s.dt_fraction = fraction;
     const Burn b = burn(network, s, Y, T9, rho);
+    ASSERT_EQ(b.result.status, zone_ok);
+    errors.push_back(max_relative_error(b.Y, exact.Y, 1e-10));
+  }
+  for (int k = 0; k < 2; ++k) {
+    const double order = std::log2(errors[k] / errors[k + 1]);
+    EXPECT_GT(order, 2.6) << errors[k] << " -> " << errors[k + 1];
+    EXPECT_LT(order, 3.5) << errors[k] << " -> " << errors[k + 1];
+  }
+}
+
+// The same with weak screening at a density where it is strong (H ~ 1 for he4 + c12): its
+// exp(H(sum (Z^2 + Z) Y)) moves as the burn turns he4 into heavier nuclei, and the order holds
+// only with that dependence in the Jacobian (the Ye and screening columns, solved by Woodbury).
+TEST(ImplicitAnalytic, FixedStepsConvergeAtThirdOrderWithWeakScreening) {
+  const Network network = with_electron_captures(generate_network(generator_preset("s16")));
+  std::vector<double> Y(network.species_count(), 0.0);
+  for (int i = 0; i < network.species_count(); ++i) {
+    if (network.species[i].name == "he4") Y[i] = 0.9 / 4.0;
+    if (network.species[i].name == "c12") Y[i] = 0.1 / 12.0;
+  }
+  PhysicsOptions physics;
+  physics.screening = ScreeningKind::weak;
+  const double T9 = 2.0, rho = 1e9;
+  IntegratorSettings reference = adaptive(1e-12, 1e-10, 1e-7);
+  reference.atol = 1e-30;
+  const Burn exact = burn(network, reference, Y, T9, rho, physics);
+  ASSERT_EQ(exact.result.status, zone_ok);
+  std::vector<double> errors;
+  for (double fraction : {0.04, 0.02, 0.01}) {
+    IntegratorSettings s = reference;
+    s.schedule = StepSchedule::geometric;
+    s.dt_fraction = fraction;
+    const Burn b = burn(network, s, Y, T9, rho, physics);
     ASSERT_EQ(b.result.status, zone_ok);
     errors.push_back(max_relative_error(b.Y, exact.Y, 1e-10));
   }

@@ -244,10 +244,10 @@ TEST_F(PhysicsDeck, DefaultsAreOffAndKeysAreChecked) {
   EXPECT_NE(load_error("physics: {self_heating: yes}\n").find("true or false"), std::string::npos);
   EXPECT_NE(load_error("physics: {neutrinos: true}\n").find("neutrinos"), std::string::npos);
   EXPECT_NE(load_error("physics: {partition_table: /no/such/file}\n").find("partition_table"), std::string::npos);
-  // Not on the GPU backend yet, except neutrino losses (only Q changes).
-  EXPECT_NE(load_error("run: {backend: gpu}\nphysics: {screening: weak}\n").find("CPU backend only"), std::string::npos);
-  EXPECT_NE(load_error("run: {backend: gpu}\nphysics: {self_heating: true}\n").find("physics.self_heating"), std::string::npos);
-  EXPECT_EQ(load_error("run: {backend: gpu}\nphysics: {neutrino_losses: true}\n"), "");
+  // Every option is accepted with the GPU backend too (the kernels evaluate them).
+  for (const char* option : {"screening: weak", "screening: chugunov2007", "partition_functions: true",
+                             "self_heating: true", "neutrino_losses: true"})
+    EXPECT_EQ(load_error(std::string("run: {backend: gpu}\nphysics: {") + option + "}\n"), "") << option;
 }
 
 }  // namespace

@@ -186,8 +186,9 @@ ValidationDeck read_validation(DeckSection section) {
   return validation;
 }
 
-// Every key written out (the resolved deck says what was modelled), all off by default.
-PhysicsOptions read_physics(DeckSection section, BackendKind backend) {
+// Every key written out (the resolved deck says what was modelled), all off by default. Every
+// option runs on both backends (the GPU kernels: kernels/zone_team_physics.hpp).
+PhysicsOptions read_physics(DeckSection section) {
   PhysicsOptions physics;
   physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);
   physics.partition_functions = section.boolean("partition_functions", false);
@@ -197,14 +198,6 @@ PhysicsOptions read_physics(DeckSection section, BackendKind backend) {
     section.fail("partition_table", "partition_functions: true with a partition_table");
   physics.self_heating = section.boolean("self_heating", false);
   physics.neutrino_losses = section.boolean("neutrino_losses", false);
-  // The GPU kernels do not evaluate these yet (neutrino losses only change Q: they run there).
-  if (backend == BackendKind::gpu) {
-    const char* cpu_only = physics.screening != ScreeningKind::none ? "screening"
-                           : physics.partition_functions          ? "partition_functions"
-                           : physics.self_heating                 ? "self_heating"
-                                                                  : nullptr;
-    if (cpu_only) section.fail(cpu_only, std::string("its default with run.backend: gpu (") + cpu_only + " runs on the CPU backend only)");
-  }
   section.finish();
   return physics;
 }
@@ -230,7 +223,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
-  deck.physics = read_physics(root.section("physics"), deck.run.backend);
+  deck.physics = read_physics(root.section("physics"));
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;

@@ -42,6 +42,14 @@ ZONEODE_HD inline double scaled_local_error(const IntegratorSettings& settings, 
   return fabs(y_half - y_full) / scale;
 }
 
+// The energy [MeV mol/g] an accepted step of the asymptotic method released, as StepControl
+// integrates it (self-heating heats the zone by it): geometric, the start rate x step; adaptive,
+// the trapezoid of the start and half-step rates.
+ZONEODE_HD inline double step_released_energy(StepSchedule schedule, double step, const AttemptReductions& r) {
+  return schedule == StepSchedule::geometric ? r.release_rate_start * step
+                                             : 0.5 * step * (r.release_rate_start + r.release_rate_mid);
+}
+
 // One zone's scratch: rate_factor and flux hold reaction_count values, the others species_count.
 template <typename Array = double*>
 struct ZoneWorkspace {
@@ -150,10 +158,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       const double scale = control.scale();
       for (int i = 0; i < n; ++i) Y[i] = proposed[i] * scale;
       if (net.self_heating) {  // the step's energy, as StepControl integrates it, heats the zone
-        const double energy = settings.schedule == StepSchedule::geometric
-                                  ? reductions.release_rate_start * step
-                                  : 0.5 * step * (reductions.release_rate_start + reductions.release_rate_mid);
-        T9 = heated_temperature(net, T9, rho, Y, energy);
+        T9 = heated_temperature(net, T9, rho, Y, step_released_energy(settings.schedule, step, reductions));
         zone_rate_factors(rates, T9, rho, work.rate_factor);
       }
     }

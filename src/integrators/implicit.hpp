@@ -22,6 +22,8 @@
 // Electron captures make J = J_sparse + u Z^T (jacobian.hpp); with M_s = I/(h gamma) - J_sparse
 // factorised sparsely, M^-1 b = x + w (Z . x) / (1 - Z . w) with x = M_s^-1 b, w = M_s^-1 u
 // (Sherman-Morrison: one more solve per step, exact), so captures never fill the LU pattern.
+// Screening's dependence on the composition adds to u (and, weak screening, a second term
+// v (Z^2)^T: Woodbury, a 2 x 2 system and one more solve; jacobian.hpp).
 //
 // The step size comes from the shared StepControl (adaptive schedule: error norm
 // max_i |k_4,i| / (atol + rtol max(|Y_i|, |Y_new,i|)), next dt = dt * clamp(0.9 err^(-1/3), ...);
@@ -49,6 +51,7 @@ namespace zoneode {
 template <typename Array = double*>
 struct ImplicitWorkspace {
   Array rate_factor, flux, slot, jacobian, matrix, energy_row, ye_column, ye_solution, rhs, state, stages, solve;
+  Array screening_column, screening_solution;  // screening on only (layout offsets 0 otherwise: unused)
 };
 
 // One zone's workspace inside `base` (layout.total values; Array: a pointer or a StridedArray).
@@ -56,7 +59,8 @@ template <typename Array>
 ZONEODE_HD inline ImplicitWorkspace<Array> implicit_workspace_at(const ImplicitWorkspaceLayout& l, Array base) {
   return {base + l.rate_factor, base + l.flux,      base + l.slot,        base + l.jacobian,
           base + l.matrix,      base + l.energy_row, base + l.ye_column, base + l.ye_solution,
-          base + l.rhs,         base + l.state,     base + l.stages,      base + l.solve};
+          base + l.rhs,         base + l.state,     base + l.stages,      base + l.solve,
+          base + l.screening_column, base + l.screening_solution};
 }
 
 namespace rodas3 {
@@ -113,6 +117,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       release_start = energy_release_rate(net, work.flux);
       flux_derivative_slots(net, imp.jacobian, work.rate_factor, Y, work.slot, T9, rho);
       jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
+      if (net.screening != 0)  // flux (at Y, used above) becomes scratch
+        screening_jacobian_columns(net, T9, rho, Y, work.flux, work.ye_column, work.screening_column, work.energy_row);
       ++rhs_evaluations;
       ++jacobian_evaluations;
       jacobian_current = true;
@@ -123,11 +129,25 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     for (int e = 0; e < imp.jacobian.entry_count; ++e) work.matrix[imp.entry_position[e]] -= work.jacobian[e];
     sparse_lu_factor(imp.lu, work.matrix);
     ++factorizations;
-    const bool captures = imp.jacobian.ye_term_count > 0;
-    double ye_denominator = 1.0;  // 1 - Z . w
-    if (captures) {
+    // J = J_sparse + u Z^T [+ v (Z^2)^T]: u the Ye column (captures, screening), v the screening
+    // column (weak screening). Sherman-Morrison for u alone; Woodbury for both, with
+    // C = I - [Z Z^2]^T [w x], w = M_s^-1 u, x = M_s^-1 v (2 x 2).
+    const bool ye_rank = imp.jacobian.ye_term_count > 0 || net.screening != 0;
+    const bool z2_rank = net.screening == static_cast<int>(ScreeningKind::weak);
+    double ye_denominator = 1.0;  // 1 - Z . w (C_11)
+    double c12 = 0.0, c21 = 0.0, c22 = 1.0;
+    if (ye_rank) {
       sparse_lu_solve(imp.lu, work.matrix, work.ye_column, work.ye_solution, work.solve);
       for (int i = 0; i < n; ++i) ye_denominator -= net.species_Z[i] * work.ye_solution[i];
+    }
+    if (z2_rank) {
+      sparse_lu_solve(imp.lu, work.matrix, work.screening_column, work.screening_solution, work.solve);
+      for (int i = 0; i < n; ++i) {
+        const double Z = net.species_Z[i];
+        c12 -= Z * work.screening_solution[i];
+        c21 -= Z * Z * work.ye_solution[i];
+        c22 -= Z * Z * work.screening_solution[i];
+      }
     }
 
     double release = release_start;  // S at the current stage's argument
@@ -157,11 +177,21 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         energy_rhs += coupling * stage_energy[j];
       }
       sparse_lu_solve(imp.lu, work.matrix, work.rhs, k, work.solve);
-      if (captures) {
+      if (ye_rank && !z2_rank) {
         double z_dot_k = 0.0;
         for (int i = 0; i < n; ++i) z_dot_k += net.species_Z[i] * k[i];
         const double correction = z_dot_k / ye_denominator;
         for (int i = 0; i < n; ++i) k[i] += correction * work.ye_solution[i];
+      } else if (z2_rank) {
+        double z_dot_k = 0.0, z2_dot_k = 0.0;
+        for (int i = 0; i < n; ++i) {
+          z_dot_k += net.species_Z[i] * k[i];
+          z2_dot_k += net.species_Z[i] * net.species_Z[i] * k[i];
+        }
+        const double determinant = ye_denominator * c22 - c12 * c21;
+        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
+        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
+        for (int i = 0; i < n; ++i) k[i] += along_w * work.ye_solution[i] + along_x * work.screening_solution[i];
       }
       double coupling_energy = 0.0;
       for (int i = 0; i < n; ++i) coupling_energy += work.energy_row[i] * k[i];

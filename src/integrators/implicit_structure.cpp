@@ -160,6 +160,10 @@ ImplicitStructure::ImplicitStructure(const CompactNetwork& network) : species_co
   take(layout_.state, S);
   take(layout_.stages, 4 * static_cast<std::int64_t>(S));
   take(layout_.solve, S);
+  if (network.physics().screening != ScreeningKind::none) {
+    take(layout_.screening_column, S);
+    take(layout_.screening_solution, S);
+  }
   layout_.total = at;
 }
 

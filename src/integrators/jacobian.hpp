@@ -11,9 +11,9 @@
 // a rank-one part, kept as the vector u ("Ye column") so that captures do not fill the pattern
 // with dense rows (the solver applies it by Sherman-Morrison, implicit.hpp). Entries are stored
 // compactly (only the pattern's entries).
-// Screening (physics/screening.hpp) multiplies each slot by its reaction's factor exp(H) at Y;
-// d exp(H)/dY (through Ye and sum Z^2 Y) is neglected: H changes with the composition far more
-// slowly than the abundances the slots differentiate (a few per cent over a burn).
+// Screening (physics/screening.hpp) multiplies each slot by its reaction's factor exp(h) at Y, and
+// h itself depends on Y through ye = sum Z Y and z2 = sum Z^2 Y: screening_jacobian_columns() adds
+// that part as two more rank-one terms (one joins the Ye column).
 // Host/device: raw pointers, fixed-order sums (bitwise reproducible), no allocation.
 #pragma once
 
@@ -116,6 +116,38 @@ ZONEODE_HD inline void jacobian_from_slots(int species_count, const JacobianView
 template <typename Fluxes, typename Out>
 ZONEODE_HD inline void species_rates(const StepView& net, const Fluxes& flux, Out dydt) {
   for (int i = 0; i < net.species_count; ++i) dydt[i] = creation_sum(net, i, flux) - destruction_sum(net, i, flux);
+}
+
+// Screening's composition dependence. flux_r = exp(h_r) g_r(Y) with h_r a function of ye and z2,
+// so d flux_r / dY_m = exp(h_r) dg_r/dY_m (the slots) + flux_r (dh_r/dye Z_m + dh_r/dz2 Z_m^2).
+// Weak screening's two slopes are equal and chugunov2007's dh/dz2 is 0, so q_r = flux_r dh_r/dye
+// carries both: J gains c Z^T, added to the Ye column, and for weak screening also c (Z^2)^T, the
+// screening column, with c_i = sum_r nu_ir q_r (species_rates of q); the energy row gains
+// (sum_r Q_r q_r) (Z_m [+ Z_m^2 for weak]). flux: the screened fluxes at Y on entry, q on return.
+template <typename Abundances, typename Fluxes, typename YeColumn, typename Column, typename EnergyRow>
+ZONEODE_HD inline void screening_jacobian_columns(const StepView& net, double T9, double rho, const Abundances& Y,
+                                                  Fluxes flux, YeColumn ye_column, Column screening_column,
+                                                  EnergyRow energy_row) {
+  const ScreeningKind kind = static_cast<ScreeningKind>(net.screening);
+  const ScreeningPlasma plasma = screening_plasma(net, Y, T9, rho, electron_fraction(net, Y));
+  for (int r = 0; r < net.reaction_count; ++r) {
+    const int count = net.reactant_count[r];
+    const species_index_t* species = net.reactant_species + max_reactants_per_reaction * r;
+    double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
+    for (int k = 0; k < count; ++k) {
+      z[k] = net.species_Z[species[k]];
+      a[k] = net.species_A[species[k]];
+    }
+    flux[r] *= reaction_screening_slopes(kind, count, z, a, plasma).d_ye;
+  }
+  species_rates(net, flux, screening_column);
+  const double energy = energy_release_rate(net, flux);
+  const bool weak = kind == ScreeningKind::weak;
+  for (int i = 0; i < net.species_count; ++i) {
+    const double Z = net.species_Z[i];
+    ye_column[i] += screening_column[i];
+    energy_row[i] += weak ? energy * (Z + Z * Z) : energy * Z;
+  }
 }
 
 }  // namespace zoneode

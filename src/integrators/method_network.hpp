@@ -14,6 +14,9 @@ namespace zoneode {
 struct ImplicitWorkspaceLayout {
   std::int64_t rate_factor = 0, flux = 0, slot = 0, jacobian = 0, matrix = 0, energy_row = 0, ye_column = 0,
                ye_solution = 0, rhs = 0, state = 0, stages = 0, solve = 0, total = 0;
+  // With screening on (physics.screening), after `solve`: the screening column and its solution
+  // (jacobian.hpp, screening_jacobian_columns); both 0 (unused) without.
+  std::int64_t screening_column = 0, screening_solution = 0;
 };
 
 // The implicit method's per-network structure (views over ImplicitStructure's arrays).

@@ -37,14 +37,19 @@ ZONEODE_HD inline double reaclib_set_lambda(const double* a, double T9) {
 // [* G_products / G_reactants for a reverse rate with partition functions on].
 // Computed once per zone, since T and rho are constant over one burn (with self-heating, again
 // whenever T changes).
-ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
+// The factor as the REACLIB fits give it, without partition functions (GPU kernels without the
+// physics options call this one: the partition-function code would cost them registers).
+ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, double T9, double rho) {
   double lambda = 0.0;
   for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
     lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, T9);
   }
   double density_factor = 1.0;
   for (int k = 0; k < net.density_power[r]; ++k) density_factor *= rho;
-  const double factor = density_factor * lambda * net.identical_factor[r];
+  return density_factor * lambda * net.identical_factor[r];
+}
+ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
+  const double factor = reaction_rate_factor_fitted(net, r, T9, rho);
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return factor;
   return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
                                            net.pf_offsets[r], net.pf_offsets[r + 1], T9);

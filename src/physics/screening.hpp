@@ -105,4 +105,54 @@ ZONEODE_HD inline double reaction_screening_factor(ScreeningKind kind, int count
   return factor;
 }
 
+// The derivatives of a reaction's screening exponent h = ln(factor) (sum of its pairs' exponents)
+// with respect to the plasma's ye = sum Z Y and z2_sum = sum Z^2 Y [per mol/g], for the implicit
+// method's Jacobian (integrators/jacobian.hpp). weak: h = C sqrt(zeta), zeta = z2_sum + ye, so both
+// are h / (2 zeta), exactly. chugunov2007: h depends on ye alone (through n_e); its derivative is a
+// forward difference over a relative step of 1e-7 in ye (the fit's clips make it piecewise; a
+// difference needs no case of its own; its error, ~1e-7 relative, is far below what a Rosenbrock
+// Jacobian needs).
+ZONEODE_HD inline double pair_screening_exponent(ScreeningKind kind, double z1, double a1, double z2, double a2,
+                                                 const ScreeningPlasma& plasma) {
+  if (z1 <= 0.0 || z2 <= 0.0) return 0.0;
+  switch (kind) {
+    case ScreeningKind::weak: return weak_screening_exponent(z1, z2, plasma);
+    case ScreeningKind::chugunov2007: return chugunov2007_screening_exponent(z1, a1, z2, a2, plasma);
+    case ScreeningKind::none: break;
+  }
+  return 0.0;
+}
+ZONEODE_HD inline double reaction_screening_exponent(ScreeningKind kind, int count, const double* z, const double* a,
+                                                     const ScreeningPlasma& plasma) {
+  if (kind == ScreeningKind::none || count < 2) return 0.0;
+  double h = 0.0, z_compound = z[0], a_compound = a[0];
+  for (int k = 1; k < count; ++k) {
+    h += pair_screening_exponent(kind, z_compound, a_compound, z[k], a[k], plasma);
+    z_compound += z[k];
+    a_compound += a[k];
+  }
+  return h;
+}
+struct ScreeningSlopes {
+  double d_ye = 0.0;  // dh / d ye [g/mol]
+  double d_z2 = 0.0;  // dh / d z2_sum [g/mol]
+};
+ZONEODE_HD inline ScreeningSlopes reaction_screening_slopes(ScreeningKind kind, int count, const double* z,
+                                                            const double* a, const ScreeningPlasma& plasma) {
+  ScreeningSlopes slopes;
+  if (kind == ScreeningKind::none || count < 2) return slopes;
+  const double h = reaction_screening_exponent(kind, count, z, a, plasma);
+  if (kind == ScreeningKind::weak) {
+    const double zeta = plasma.z2_sum + plasma.ye;
+    if (zeta > 0.0) slopes.d_ye = slopes.d_z2 = h / (2.0 * zeta);
+    return slopes;
+  }
+  if (!(plasma.ye > 0.0)) return slopes;
+  ScreeningPlasma shifted = plasma;
+  const double step = 1e-7 * plasma.ye;
+  shifted.ye = plasma.ye + step;
+  slopes.d_ye = (reaction_screening_exponent(kind, count, z, a, shifted) - h) / (shifted.ye - plasma.ye);
+  return slopes;
+}
+
 }  // namespace zoneode

@@ -20,7 +20,15 @@ namespace zoneode {
 inline constexpr double self_heating_min_T9 = 1e-3;  // [GK] an endothermic burn never cools below this
 
 // T9 after releasing `energy` [MeV mol/g] (sum_r Q_r x the step's integrated flux) into a zone of
-// density rho [g/cm^3] and abundances Y.
+// density rho [g/cm^3] whose abundances after the step sum to ion_sum = sum_i Y_i and ye =
+// sum_i Z_i Y_i [mol/g]. A team of GPU threads calls this with its reduced sums.
+ZONEODE_HD inline double heated_temperature_from_sums(double T9, double rho, double ion_sum, double ye, double energy) {
+  const double cv = specific_heat(T9 * cgs::kelvin_per_gk, rho, ion_sum, ye);   // [erg/(g K)]
+  const double next = T9 + energy * cgs::avogadro * cgs::mev_to_erg / cv / cgs::kelvin_per_gk;
+  return next > self_heating_min_T9 ? next : self_heating_min_T9;
+}
+
+// The same with the sums taken here (serially, in species order) from the abundances Y.
 template <typename Abundances>
 ZONEODE_HD inline double heated_temperature(const StepView& net, double T9, double rho, const Abundances& Y,
                                             double energy) {
@@ -29,9 +37,7 @@ ZONEODE_HD inline double heated_temperature(const StepView& net, double T9, doub
     ions += Y[i];
     ye += net.species_Z[i] * Y[i];
   }
-  const double cv = specific_heat(T9 * cgs::kelvin_per_gk, rho, ions, ye);   // [erg/(g K)]
-  const double next = T9 + energy * cgs::avogadro * cgs::mev_to_erg / cv / cgs::kelvin_per_gk;
-  return next > self_heating_min_T9 ? next : self_heating_min_T9;
+  return heated_temperature_from_sums(T9, rho, ions, ye, energy);
 }
 
 }  // namespace zoneode
