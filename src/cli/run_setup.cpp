@@ -14,6 +14,7 @@
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "common/errors.hpp"
+#include "decomposition/binding.hpp"
 #include "decomposition/rebalance.hpp"
 #include "decomposition/same_inputs.hpp"
 #include "deck/yaml_schema.hpp"
@@ -205,6 +206,19 @@ void start_backend(Run& run) {
                     described.launch,   run.mpi.size(),    described.threads};
 }
 
+// Every rank's binding line (decomposition/binding.hpp), and a warning when a rank is not on its
+// GPU's NUMA node: its transfers and host work cross the node's interconnect.
+void print_binding(Run& run) {
+  const RankBinding binding = describe_binding(run.provenance.device, run.cpu_list);
+  const std::vector<std::string> lines = run.mpi.gather(binding_line(run.mpi.rank(), run.mpi.local_rank(), binding));
+  for (const std::string& line : lines) run.out << line << "\n";
+  run.summary.binding_mismatches = run.mpi.sum(std::int64_t{binding.mismatch ? 1 : 0});
+  if (run.summary.binding_mismatches > 0 && run.mpi.root())
+    std::cerr << "zoneode: warning: " << run.summary.binding_mismatches
+              << " rank(s) not on their GPU's NUMA node (binding lines): bind each rank to the CPUs of its GPU's "
+                 "NUMA node (slurm/README.md, scripts/gpu-scaling.sh)\n";
+}
+
 // This rank's zones, allocated and built (from the deck or a state file), and the run's header lines.
 void build_run_zones(Run& run) {
   const RunPlan& plan = run.plan;
@@ -218,6 +232,7 @@ void build_run_zones(Run& run) {
   const std::vector<std::string> devices = run.mpi.gather(run.provenance.device + ": " + run.provenance.launch);
   for (std::size_t rank = 0; rank < devices.size(); ++rank)
     run.out << "  rank " << rank << " -> " << devices[rank] << "\n";
+  print_binding(run);
   run.out << std::flush;
 }
 
@@ -300,6 +315,7 @@ Run::Run(const CliOptions& options, const MpiContext& mpi)
 
 void set_up_run(Run& run) {
   trap_stop_signals();  // before any work: a signal during set-up stops the run after its first step
+  run.cpu_list = cpu_list_of_this_thread();  // before the backend's threads may bind this one
   run.out << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ", "
           << ZONEODE_BUILD_TYPE << ", " << hdf5_write_mode() << " HDF5)\n";
   load_inputs(run);

@@ -131,6 +131,7 @@ struct Run {
   const double start;            // [s] MPI_Wtime() when the run began
   std::ostringstream discarded;  // what ranks other than 0 print
   std::ostream& out;             // rank 0 speaks for all: std::cout there, `discarded` elsewhere
+  std::string cpu_list;          // the CPUs this rank may run on, read before the backend starts threads
 
   Deck deck;
   Network network;
