@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -24,6 +25,20 @@ inline int write_timeout_seconds() {
   return seconds > 0 ? seconds : 1800;
 }
 
+// Open MPI's sharedfp lockedfile component keeps PARTIAL-<id>-<pid>.lock beside the file while it is
+// open; a run ended inside the write leaves them: removed with the .partial.
+inline void remove_mpi_io_locks(const std::string& partial) {
+  const std::filesystem::path path(partial);
+  const std::string prefix = path.filename().string() + "-";
+  std::error_code error;
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > prefix.size() + 5 && name.rfind(prefix, 0) == 0 && name.substr(name.size() - 5) == ".lock")
+      std::filesystem::remove(entry.path(), error);
+  }
+}
+
 class WriteWatchdog {
  public:
   WriteWatchdog(int rank, const std::string& partial) {
@@ -36,6 +51,7 @@ class WriteWatchdog {
                    "write error inside a collective HDF5 call leaves the other ranks waiting: ending the run\n",
                    rank, partial.c_str(), seconds, why_.empty() ? "" : " after: ", why_.c_str());
       std::remove(partial.c_str());
+      remove_mpi_io_locks(partial);
       std::_Exit(1);
     });
   }
