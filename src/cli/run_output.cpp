@@ -4,8 +4,9 @@
 //
 // Why a writer thread that calls MPI (through write_state_file) while the main thread calls none,
 // rather than HDF5's asynchronous I/O or the main thread writing while the integration runs
-// elsewhere: the asynchronous VOL connector needs HDF5 1.14 and MPI_THREAD_MULTIPLE (the GPU
-// machine has serial HDF5 1.10, Cray MPICH gives MULTIPLE only on request); the integration
+// elsewhere: the asynchronous VOL connector needs HDF5 1.14 built thread-safe, Argobots and
+// MPI_THREAD_MULTIPLE (the GPU machine has serial HDF5 1.10, Cray MPICH gives MULTIPLE only on
+// request); the integration
 // cannot leave the main thread (the CPU backend's OpenMP team and the GPU backend's device are
 // bound to it). Serial HDF5 passes a token between ranks, parallel HDF5 makes collective calls:
 // both run on the writer thread, inside the window in which the main thread integrates, so
