@@ -15,7 +15,8 @@
 #             summaries, report) in about 3 minutes on one H200. The default when the node has one GPU.
 # OUT_DIR receives at most 8 files: summary.md (every table; rewritten after each run, so that a run
 # cut short still says what it did), the report's PNGs ({strong,weak}_{efficiency,time}.png),
-# binding.txt, and scaling.tar.gz (campaigns, summaries, logs, report.md/csv, all plots).
+# binding.txt, and scaling.tar.gz (campaigns, summaries, logs, report.md/csv, all plots, and
+# topology.txt: nvidia-smi topo -m or rocm-smi --showtoponuma, to check the binding lines against).
 #
 # Environment (all optional):
 #   ZONEODE_BUILD_DIR    the build (default build-gpu; built here when it has no zoneode: CUDA, serial
@@ -31,6 +32,7 @@
 #                        ZONEODE_OVERLAP_REPEATS (default 3); ZONEODE_OVERLAP_DECK (default the s150 deck)
 #   ZONEODE_PARTS        "scaling overlap" (default): which parts to run
 #   ZONEODE_RUN_LIMIT_S  time limit of one run (default 600)
+#   ZONEODE_EXTRA_ARGS   more zoneode arguments for every run (word-split), e.g. "--set integrator.end_time=1e-6"
 # Exit status: 0 when every run finished with exit 0 and the report was written, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -156,9 +158,10 @@ launch() {  # launch RANKS JSON LOG DECK ARGS...
     none) flags+=(--bind-to none) ;;
   esac
   rm -rf "$work/scratch" && mkdir -p "$work/scratch"
+  # shellcheck disable=SC2086  # ZONEODE_EXTRA_ARGS is split into words
   timeout "$limit_s" mpirun "${flags[@]}" "${wrapper[@]}" "$zoneode" "$deck" --quiet --backend "$backend" \
     --threads "$threads" --force --set steps.count="$steps" --set output.prefix="$work/scratch/run" \
-    --summary "$json" "$@" >"$log" 2>&1
+    --summary "$json" "$@" ${ZONEODE_EXTRA_ARGS:-} >"$log" 2>&1
   local status=$?
   rm -rf "$work/scratch"  # a full-size file is 1.2 GB per step
   [ "$status" -eq 0 ] || { failed=1; say "  exit $status: $(tail -2 "$log" | tr '\n' ' ')"; }
@@ -227,6 +230,11 @@ PY
   [ "$vendor" = nvidia ] && nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader | sed 's/^/GPU /'
 } >"$work/header.txt"
 cat "$work/header.txt"
+# The vendor's view of the topology, to check the binding lines against (in scaling.tar.gz).
+case $vendor in
+  nvidia) nvidia-smi topo -m >"$work/topology.txt" 2>&1 ;;
+  amd) rocm-smi --showtoponuma >"$work/topology.txt" 2>&1 ;;
+esac
 tables
 
 # ---- Part 1: the campaigns.
