@@ -1,29 +1,30 @@
-// final: balanced term chunks stored for coalesced reads, one reduction per step, fewer barriers,
-// placement known at compile time, and more threads per zone when zones are few.
+// final: every term of a step gets about the same work, and a step has as few instructions and
+// barriers as the team integrator allows.
 //
-// Changes from tuned, each kept because the ladder measured it (kernels/EXPERIMENTS.md):
-// - Balanced chunks instead of lanes per species. The F+/F- term counts are very uneven (s150:
-//   the neutron has 686 terms, the median species 27), so a fixed number of lanes per species
-//   waits on the heaviest one; the study scheduled its heaviest species first for that reason.
-//   Here the term lists are cut on the host into chunks of at most ceil(terms / 256) terms that
-//   never cross a species boundary; each thread sums its chunks into LDS, then each species adds
-//   its few chunk sums in order. The chunks are numbered longest first and stored by column with
-//   reaction and factor in one word (TermChunks), so a wave's loads are coalesced: ncu showed the
-//   per-thread chunk reads using 11 of every 32 bytes loaded, with L1 83% busy.
-// - The electron fraction of a proposed state is reduced together with the step's mass, energy
-//   and error (one block reduction per geometric step instead of two), and reused by the next
-//   step when the state is accepted unscaled.
-// - Three barriers per geometric step instead of seven: the reduction is one barrier after which
-//   every thread adds the waves' partials (Reduction::broadcast), and an accepted proposal becomes
-//   Y by exchanging the arrays' roles (integrate_zone_team's SWAP).
-// - The placement (what is in LDS) is a template argument: with it known when compiling, LDS
-//   arrays are read with shared-memory loads and the network with global ones, not with generic
-//   loads (ncu: every load was generic when the placement was a run-time flag).
-// - Per target, what the sweep chose: on the H200 128 threads per zone, only the zone's arrays
-//   in shared memory (the step block is read through L1) and a launch bound of 6 blocks per
-//   multiprocessor: more zones per multiprocessor; with fewer zones than half the resident
-//   blocks, 256 threads per zone (the latency-bound case).
-// Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms.
+// What it changes from tuned, and why (measurements: kernels/EXPERIMENTS.md, rows 6-20):
+// - Balanced chunks instead of lanes per species: F+/F- term counts are very uneven (s150's neutron
+//   686 terms, the median species 27), so lanes per species wait on the heaviest one. The term
+//   lists, a factor-k term as k unit terms, are cut on the host into chunks of at most
+//   ceil(terms / 256) terms that never cross a species; each thread sums its chunks into LDS, then
+//   each species adds its few chunk sums in order. Chunks are stored longest first and by column,
+//   so a wave's loads coalesce, and each chunk's terms are ordered against shared-memory bank
+//   conflicts of the flux gathers (kernels/term_chunks.cpp).
+// - Every reaction's flux multiplies the network's most reactants without a branch on its own
+//   count (a warp's reactions differ in count): unused slots name a 1.0 entry of the state arrays.
+// - One reduction per geometric step (mass, energy, and Ye of the proposal, reused by the next
+//   step; the non-finite flag rides on its barrier), three barriers per step, and an accepted
+//   proposal becomes Y by exchanging array roles (zone_team.hpp).
+// - The placement (what is in LDS) is a template argument, so loads are shared or global, not
+//   generic.
+// - Per target: on NVIDIA 128 threads per zone, the zone's arrays alone in shared memory (the
+//   network is read through the large L1) and a launch bound of 6 blocks per multiprocessor; when
+//   zones are fewer than half the resident blocks, 512 threads per zone (latency-bound: more
+//   threads shorten a step). On gfx90a (16 KB L1) the network is staged in LDS, 256 threads,
+//   4 waves per SIMD. No MI250 was available: the gfx90a choices are unmeasured.
+// Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms,
+// run.term_order.
+// resources: gfx90a final_kernelILi256ELb1ELb1E, sm_90 final_bounded_kernelILi128ELi6E (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include <algorithm>
 
 #include "kernel_common.hpp"
@@ -32,21 +33,20 @@ namespace zoneode::gpu {
 namespace {
 
 #if defined(__CUDACC__)
-// H200 sweep (kernels/EXPERIMENTS.md): 128 threads, zone arrays alone in shared memory (the step
-// block is read through L1, which holds it for every block of a multiprocessor), and a launch
-// bound of 6 blocks per multiprocessor (80 registers, no spills; 96 without it allow 5 blocks).
+// The H200 sweep's choice (EXPERIMENTS.md 7, 12).
 constexpr KernelConfig final_default{128, 0, 6};
 constexpr bool final_stages_network = false;
 #else
-// gfx90a, unmeasured: the study's staging (its L1 is 16 KB, so LDS is where the network is reused).
+// gfx90a, unmeasured: the study's staging.
 constexpr KernelConfig final_default{256, 0, 0};
 constexpr bool final_stages_network = true;
 #endif
-constexpr int few_zones_block = 256;  // threads per zone when zones are few (H200: 104 zones)
-constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (H200 sweep)
+constexpr int few_zones_block = 512;    // threads per zone when zones are few (EXPERIMENTS.md 19)
+constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (EXPERIMENTS.md 10)
 
+// gfx90a: 4 waves per SIMD (<= 128 VGPRs), the occupancy of the study's kernel.
 template <int BLOCK, bool NETWORK, bool ZONE>
-__global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args) {
+__global__ void ZONEODE_BLOCK_SIZE(BLOCK) ZONEODE_WAVES_PER_SIMD(4) final_kernel(KernelArgs args) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, NETWORK, ZONE, shared, scratch);
@@ -141,7 +141,7 @@ void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& 
   context.state_padding = 1;  // run_zones' 1.0 entry of each state array
 }
 
-const VariantOps ops{"final", plan, launch, prepare};
+const VariantOps ops{plan, launch, prepare};
 
 }  // namespace
 

@@ -93,7 +93,8 @@ class Uploads final : public gpu::DeviceUploads {
 class GpuBackend final : public Backend {
  public:
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
-      : ops_(variant_ops(selection.kernel)), batch_zones_(options.batch_zones) {
+      : ops_(variant_ops(selection.kernel)), kernel_(selection.kernel), batch_zones_(options.batch_zones),
+        expected_zones_(options.zones) {
     context_.tuning = options.tuning;
     if (!ops_)
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
@@ -119,7 +120,7 @@ class GpuBackend final : public Backend {
   }
 
   BackendDescription describe() const override {
-    return {"gpu", ops_->name, name_, std::string(ZONEODE_GPU_PLATFORM) + ", " + plan_.describe(), 1};
+    return {"gpu", std::string(kernel_variant_name(kernel_)), name_, std::string(ZONEODE_GPU_PLATFORM) + ", " + plan_.describe(), 1};
   }
 
   void prepare(const CompactNetwork& network, const IntegratorSettings& settings) override {
@@ -140,8 +141,8 @@ class GpuBackend final : public Backend {
     context_.step_block_bytes = network.step_block_bytes();
     ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
     if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
-    // The plan for a full batch, for the run header; each batch plans again for its size.
-    context_.zones = max_batch_zones();
+    // The plan for this rank's zones (at most a batch), for the run header; each batch plans again.
+    context_.zones = expected_zones_ > 0 ? std::min(expected_zones_, max_batch_zones()) : max_batch_zones();
     plan_ = ops_->plan(context_);
   }
 
@@ -206,7 +207,9 @@ class GpuBackend final : public Backend {
 
  private:
   const gpu::VariantOps* ops_;
+  KernelVariant kernel_;
   std::int64_t batch_zones_;
+  std::int64_t expected_zones_;  // the run's zones on this rank (the header's plan), 0 if unknown
   int device_ = 0;
   bool debug_ = false;
   std::string name_;

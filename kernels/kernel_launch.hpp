@@ -116,9 +116,8 @@ class DeviceUploads {
   }
 };
 
-// A kernel variant, as kernels/NAME.hip defines it (NAME_variant()).
+// A kernel variant, as kernels/NAME.hip defines it (NAME_variant(); its name is the list's).
 struct VariantOps {
-  const char* name;
   LaunchPlan (*plan)(const LaunchContext& context);
   void (*launch)(const LaunchPlan& plan, const KernelArgs& args);
   // Once per run, before any plan: what the variant needs beyond the network (final: its term

@@ -5,17 +5,18 @@
 // multiprocessor (capping registers at 64: 8 blocks of 128, 4 of 256, 2 of 512 threads); each
 // target runs the configuration its sweep chose (kernels/EXPERIMENTS.md; the sweep sets
 // run.kernel_config=BLOCKxGROUPxMIN_BLOCKS per point).
-// Why: wave ran 2 blocks of 256 threads per multiprocessor on the H100 (96 registers), a quarter
-// of its threads; barriers then stall whole multiprocessors. Smaller or more blocks hide them.
+// Why: wave keeps few threads resident per multiprocessor (2 blocks of 256 at 96 registers on
+// NVIDIA), and barriers then stall whole multiprocessors; smaller or more blocks hide them.
 // No AMD GPU was available: gfx90a uses the NVIDIA choice, unmeasured (and HIP ignores the bound).
+// resources: gfx90a tuned_kernelILi256ELi8E, sm_90 tuned_bounded_kernelILi512ELi8ELi2E (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
 namespace {
 
 #if defined(__CUDACC__)
-// H200 sweep (kernels/EXPERIMENTS.md): 512 threads, 8 lanes, launch bound 2 blocks/SM 35.8 ns;
-// 256x8 37.2, 256x4 43.1, 128x8 50.5, 512x8 unbounded 59.1.
+// The H200 sweep's choice (EXPERIMENTS.md 5).
 constexpr KernelConfig swept{512, 8, 2};
 #else
 constexpr KernelConfig swept{256, 8, 0};  // not measured on an MI250: the NVIDIA choice
@@ -67,7 +68,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   });
 }
 
-const VariantOps ops{"tuned", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

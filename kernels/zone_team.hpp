@@ -119,6 +119,46 @@ struct BlockTeam {
     reduce<1>(v);
     return v[0];
   }
+
+  // Sums N values per thread over the block, and whether `flag` was set on any thread. broadcast:
+  // the flag rides on the reduction's one barrier (sync_any) instead of being a value of its own,
+  // and the waves' partials are added pairwise (log2(waves) dependent adds instead of waves - 1);
+  // every thread adds them in the same order, so every thread holds the same bits. Other
+  // reductions count the flag as one more sum (0s and 1s: exact).
+  template <int N>
+  __device__ void reduce_sums_and_flag(double (&v)[N], bool& flag) const {
+    if constexpr (REDUCTION == Reduction::broadcast) {
+      reduce_wave<N>(v);
+      double* partials = scratch + buffer * max_slots * waves;
+      buffer ^= 1;
+      if (rank() % wave_size == 0) {
+#pragma unroll
+        for (int slot = 0; slot < N; ++slot) partials[slot * waves + rank() / wave_size] = v[slot];
+      }
+      flag = sync_any(flag);
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) v[slot] = pairwise_sum<waves>(partials + slot * waves);
+    } else {
+      double all[N + 1];
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) all[slot] = v[slot];
+      all[N] = flag ? 1.0 : 0.0;
+      reduce<N + 1>(all);
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) v[slot] = all[slot];
+      flag = all[N] != 0.0;
+    }
+  }
+
+  // ((p0 + p1) + (p2 + p3)) + ...: COUNT (a power of two) values in a fixed tree order.
+  template <int COUNT>
+  __device__ static double pairwise_sum(const double* p) {
+    if constexpr (COUNT == 1) {
+      return p[0];
+    } else {
+      return pairwise_sum<COUNT / 2>(p) + pairwise_sum<COUNT / 2>(p + COUNT / 2);
+    }
+  }
 };
 
 // How a team computes every species' F+ and F-: a policy with
@@ -313,13 +353,14 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
       reductions.finite = v[5] == 0.0;
     } else {
       // A geometric step has no half-step release and no error estimate: two values fewer, and
-      // the non-finite flags are counted (a sum of 0s and 1s, exact) instead of combined.
-      double v[4] = {part.mass, part.release_start, ye_part, part.non_finite};
-      team.template reduce<4>(v);  // slot 2 unused (0) unless fused
+      // the non-finite flag rides on the reduction's barrier.
+      double v[3] = {part.mass, part.release_start, ye_part};  // slot 2 unused (0) unless fused
+      bool non_finite = part.non_finite != 0.0;
+      team.reduce_sums_and_flag(v, non_finite);
       reductions.mass = v[0];
       reductions.release_rate_start = v[1];
       ye_next = v[2];
-      reductions.finite = v[3] == 0.0;
+      reductions.finite = !non_finite;
     }
     // Every thread runs the same controller on the same reduced values: no broadcast needed.
     if (control.end_attempt(reductions) == StepVerdict::accepted) {

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Tests of scripts/report.py on synthetic campaigns (numbers computed by hand here) and on the real
-ladder JSON in kernels/results/. Run: /usr/bin/python3 tests/test_report.py [-v]
+ladder JSON in docs/results/. Run: /usr/bin/python3 tests/test_report.py [-v]
 Exits 77 (skipped) when matplotlib is not importable by this interpreter."""
 
 import csv

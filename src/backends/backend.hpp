@@ -32,6 +32,7 @@ struct BackendOptions {
   int local_rank = 0;              // GPU: this rank's index among the ranks of its node
   std::int64_t batch_zones = 0;    // GPU: zones per batch (0: as many as device memory allows)
   KernelTuning tuning;             // GPU: the variant's launch choices from the deck
+  std::int64_t zones = 0;          // GPU: zones this rank will integrate, for the launch the run header shows
 };
 
 // What ran, for the run header, the summary and the state files' provenance.

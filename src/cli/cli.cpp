@@ -159,7 +159,7 @@ namespace {
 int network_command(const CliOptions& options) {
   const Deck deck = load_deck(options.deck, options.overrides);
   const Network network = load_network(deck.network);
-  const CompactNetwork compact(network);
+  const CompactNetwork compact(network, deck.physics);
   if (options.command == "network-info") {
     print_network(network, compact, !options.quiet, std::cout);
     return exit_success;

@@ -171,7 +171,7 @@ void load_inputs(Run& run) {
   collectively(run.mpi, exit_input_error, [&] {
     run.deck = load_deck(run.options.deck, run.options.overrides);
     run.network = load_network(run.deck.network);
-    run.compact.emplace(run.network);
+    run.compact.emplace(run.network, run.deck.physics);
   });
   run.out << "deck " << run.deck.file << "\n";
   for (const auto& item : run.options.overrides) run.out << "  command line overrides the deck: " << item << "\n";
@@ -198,7 +198,8 @@ void start_backend(Run& run) {
   const Deck& deck = run.deck;
   collectively(run.mpi, exit_input_error, [&] {
     run.backend = make_backend({deck.integrator.method, deck.run.backend, deck.run.kernel},
-                               {deck.run.threads, run.mpi.local_rank(), deck.run.batch_zones, deck.run.tuning});
+                               {deck.run.threads, run.mpi.local_rank(), deck.run.batch_zones, deck.run.tuning,
+                                run.plan.block.count});
   });
   collectively(run.mpi, exit_runtime_error, [&] { run.backend->prepare(*run.compact, deck.integrator); });
   const BackendDescription described = run.backend->describe();

@@ -200,6 +200,29 @@ ValidationDeck read_validation(DeckSection section) {
   return validation;
 }
 
+// Every key written out (the resolved deck says what was modelled), all off by default.
+PhysicsOptions read_physics(DeckSection section, BackendKind backend) {
+  PhysicsOptions physics;
+  physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);
+  physics.partition_functions = section.boolean("partition_functions", false);
+  // "" is the table shipped in inputs/data/partition_functions; a path must name a file.
+  physics.partition_table = section.has("partition_table") ? section.existing_file("partition_table") : "";
+  if (!physics.partition_table.empty() && !physics.partition_functions)
+    section.fail("partition_table", "partition_functions: true with a partition_table");
+  physics.self_heating = section.boolean("self_heating", false);
+  physics.neutrino_losses = section.boolean("neutrino_losses", false);
+  // The GPU kernels do not evaluate these yet (neutrino losses only change Q: they run there).
+  if (backend == BackendKind::gpu) {
+    const char* cpu_only = physics.screening != ScreeningKind::none ? "screening"
+                           : physics.partition_functions          ? "partition_functions"
+                           : physics.self_heating                 ? "self_heating"
+                                                                  : nullptr;
+    if (cpu_only) section.fail(cpu_only, std::string("its default with run.backend: gpu (") + cpu_only + " runs on the CPU backend only)");
+  }
+  section.finish();
+  return physics;
+}
+
 }  // namespace
 
 std::string OutputDeck::file(std::int64_t step) const {
@@ -221,6 +244,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
+  deck.physics = read_physics(root.section("physics"), deck.run.backend);
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;

@@ -12,6 +12,7 @@
 #include "io/state_storage.hpp"
 #include "network/generator.hpp"
 #include "network/load.hpp"
+#include "physics/physics_options.hpp"
 
 namespace zoneode {
 
@@ -104,6 +105,7 @@ struct Deck {
   OutputDeck output;
   RunDeck run;
   ValidationDeck validation;
+  PhysicsOptions physics;     // screening, partition functions, self-heating, neutrino losses (all off)
   std::string resolved_yaml;  // every key with its value, defaults included: a deck that repeats the run
 };
 

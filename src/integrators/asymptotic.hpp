@@ -15,6 +15,7 @@
 #include "integrators/settings.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
+#include "physics/self_heating.hpp"
 
 namespace zoneode {
 
@@ -63,6 +64,16 @@ ZONEODE_HD inline void zone_fluxes(const StepView& net, const Rates& rate_factor
   for (int r = 0; r < net.reaction_count; ++r) flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye);
 }
 
+// The same at the zone's T9 [GK] and rho [g/cm^3], screened when the network's screening is on.
+template <typename Rates, typename Abundances, typename Fluxes>
+ZONEODE_HD inline void zone_fluxes(const StepView& net, const Rates& rate_factor, const Abundances& Y, Fluxes flux,
+                                   double T9, double rho) {
+  if (net.screening == 0) return zone_fluxes(net, rate_factor, Y, flux);
+  const double ye = electron_fraction(net, Y);
+  const ScreeningPlasma plasma = screening_plasma(net, Y, T9, rho, ye);
+  for (int r = 0; r < net.reaction_count; ++r) flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye, plasma);
+}
+
 // Every species from fluxes evaluated at Y_in over dt into Y_out; Y_out may be Y_in, since each
 // species reads only its own old abundance.
 template <typename Fluxes, typename In, typename Out>
@@ -94,6 +105,8 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) {
 // passed the checks, with result.status saying why and result.time_reached how far. The contract
 // of every method's integrate_zone (integrators/methods.hpp); `workspace` holds
 // workspace_doubles() values. The readable serial reference that the CPU backend runs per zone.
+// With self-heating (net.self_heating) T9 evolves (physics/self_heating.hpp); result.final_T9 is
+// where it ended (T9 itself otherwise).
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
                                       double rho, Abundances Y, Array workspace, ZoneResult& result) {
@@ -109,7 +122,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   while (control.begin_attempt()) {
     const double step = control.step();
     AttemptReductions reductions;
-    zone_fluxes(net, work.rate_factor, Y, work.flux);
+    zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
     reductions.release_rate_start = energy_release_rate(net, work.flux);
     Array proposed = work.y_full;
     if (settings.schedule == StepSchedule::geometric) {
@@ -122,7 +135,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         work.y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
         work.y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
       }
-      zone_fluxes(net, work.rate_factor, work.y_half, work.flux);
+      zone_fluxes(net, work.rate_factor, work.y_half, work.flux, T9, rho);
       reductions.release_rate_mid = energy_release_rate(net, work.flux);
       apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor);
       for (int i = 0; i < n; ++i) {
@@ -136,9 +149,17 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
       for (int i = 0; i < n; ++i) Y[i] = proposed[i] * scale;
+      if (net.self_heating) {  // the step's energy, as StepControl integrates it, heats the zone
+        const double energy = settings.schedule == StepSchedule::geometric
+                                  ? reductions.release_rate_start * step
+                                  : 0.5 * step * (reductions.release_rate_start + reductions.release_rate_mid);
+        T9 = heated_temperature(net, T9, rho, Y, energy);
+        zone_rate_factors(rates, T9, rho, work.rate_factor);
+      }
     }
   }
   result = control.finish(mass_fraction_sum(net, Y));
+  result.final_T9 = T9;
 }
 
 }  // namespace asymptotic

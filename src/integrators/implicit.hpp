@@ -86,7 +86,9 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) { return net
 
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time with
 // Rodas3; the contract of every method's integrate_zone (integrators/methods.hpp): failed zones
-// keep their last good state. `workspace` holds workspace_doubles() values.
+// keep their last good state; self-heating as in asymptotic.hpp: T9 is updated after each accepted
+// step, not a variable of the method, and ends in result.final_T9. `workspace` holds
+// workspace_doubles() values.
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
                                       double rho, Abundances Y, Array workspace, ZoneResult& result) {
@@ -106,10 +108,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   while (control.begin_attempt()) {
     const double h = control.step();
     if (!jacobian_current) {
-      zone_fluxes(net, work.rate_factor, Y, work.flux);
+      zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
       species_rates(net, work.flux, f0);
       release_start = energy_release_rate(net, work.flux);
-      flux_derivative_slots(net, imp.jacobian, work.rate_factor, Y, work.slot);
+      flux_derivative_slots(net, imp.jacobian, work.rate_factor, Y, work.slot, T9, rho);
       jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
       ++rhs_evaluations;
       ++jacobian_evaluations;
@@ -139,7 +141,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           for (int j = 0; j < s; ++j) y += rodas3::a(row + j) * work.stages[j * n + i];
           work.solve[i] = y;
         }
-        zone_fluxes(net, work.rate_factor, work.solve, work.flux);
+        zone_fluxes(net, work.rate_factor, work.solve, work.flux, T9, rho);
         species_rates(net, work.flux, work.rhs);
         release = energy_release_rate(net, work.flux);
         ++rhs_evaluations;
@@ -189,9 +191,14 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       // asymptotic method, no abundance goes below the floor (files stay valid zone input).
       for (int i = 0; i < n; ++i) Y[i] = fmax(work.rhs[i] * scale, settings.abundance_floor);
       jacobian_current = false;
+      if (net.self_heating) {
+        T9 = heated_temperature(net, T9, rho, Y, released);
+        zone_rate_factors(rates, T9, rho, work.rate_factor);
+      }
     }
   }
   result = control.finish(mass_fraction_sum(net, Y));
+  result.final_T9 = T9;
   result.rhs_evaluations = rhs_evaluations;
   result.jacobian_evaluations = jacobian_evaluations;
   result.factorizations = factorizations;

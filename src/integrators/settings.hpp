@@ -50,6 +50,7 @@ struct ZoneResult {
   double energy_generation_rate = 0;  // [erg/(g s)] released energy / burn time (mean over the burn)
   double max_mass_drift = 0;          // largest |sum A Y - initial| / initial of accepted states (before renormalising)
   double mass_fraction_sum = 0;       // sum A Y of the returned state
+  double final_T9 = 0;                // [GK] T9 of the returned state (changes only with physics.self_heating)
   // Work of the implicit method (0 for the asymptotic one, whose flux evaluations are 1 per
   // geometric step and 2 per adaptive attempt).
   std::int64_t rhs_evaluations = 0;       // right-hand side (flux) evaluations
