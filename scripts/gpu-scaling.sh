@@ -196,22 +196,30 @@ if campaigns:
                 s["transfer_seconds"], s["rebalance_seconds"], s["output_seconds"], s.get("output_stall_seconds", 0),
                 per_rank.get("imbalance", 0), s["zones_moved"], s["ns_per_zone_step"], s["result_hash"]))
     lines.append("")
-rows = [load(p) | {"config": os.path.basename(p).split("-")[0]} for p in sorted(glob.glob(os.path.join(work, "overlap", "*.json"))) if load(p)]
+rows = {}
+for path in glob.glob(os.path.join(work, "overlap", "*.json")):
+    config, repeat = os.path.basename(path)[:-5].split("-")
+    if load(path):
+        rows[(config, int(repeat))] = load(path)
 if rows:
+    # Each repeat runs the three one after the other: a repeat's ratio to its own "none" run cancels
+    # the load of a shared machine better than a ratio of medians.
     lines += ["## Cost of writing every outer step (medians of the repeats)", "",
-              "| output | runs | loop [s] | added to the loop | write [s] | write bandwidth [MB/s] | loop waited for output [s] |",
-              "|---|---|---|---|---|---|---|"]
-    base = None
+              "| output | runs | loop [s] | added to the loop: median of each repeat's ratio (ratio of medians) | "
+              "write [s] | write bandwidth [MB/s] | loop waited for output [s] |", "|---|---|---|---|---|---|---|"]
     for config in ("none", "sync", "overlap"):
-        group = [r for r in rows if r["config"] == config]
+        group = {repeat: r for (c, repeat), r in rows.items() if c == config}
         if not group:
             continue
-        loop = statistics.median(r["loop_seconds"] for r in group)
-        base = loop if config == "none" else base
-        added = "" if base is None or config == "none" else "{:+.1%}".format(loop / base - 1)
-        write = statistics.median(r["output_seconds"] for r in group)
-        bandwidth = statistics.median(r["write_bandwidth_bytes_per_second"] for r in group) / 1e6
-        stall = statistics.median(r.get("output_stall_seconds", 0) for r in group)
+        loop = statistics.median(r["loop_seconds"] for r in group.values())
+        added = ""
+        paired = [r["loop_seconds"] / rows[("none", k)]["loop_seconds"] - 1 for k, r in group.items() if ("none", k) in rows]
+        if config != "none" and paired:
+            base = statistics.median(r["loop_seconds"] for (c, _), r in rows.items() if c == "none")
+            added = "{:+.1%} ({:+.1%})".format(statistics.median(paired), loop / base - 1)
+        write = statistics.median(r["output_seconds"] for r in group.values())
+        bandwidth = statistics.median(r["write_bandwidth_bytes_per_second"] for r in group.values()) / 1e6
+        stall = statistics.median(r.get("output_stall_seconds", 0) for r in group.values())
         lines.append(f"| {config} | {len(group)} | {loop:.3f} | {added} | {write:.3f} | {bandwidth:.0f} | {stall:.3f} |")
     lines.append("")
 report = os.path.join(work, "report", "report.md")
