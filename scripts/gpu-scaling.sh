@@ -28,9 +28,9 @@
 #   ZONEODE_STRONG_ZONES, ZONEODE_WEAK_ZONES_PER_RANK, ZONEODE_OUTER_STEPS: the sizes above
 #   ZONEODE_BIND         numa (default: each rank on the CPUs of its GPU's NUMA node, through taskset),
 #                        none (mpirun --bind-to none) or mpirun (mpirun's own binding)
-#   ZONEODE_OVERLAP_ZONES zones of the output-cost runs (s150, one rank; default full 2^20, plumbing 2^17);
-#                        ZONEODE_OVERLAP_REPEATS (default 3); ZONEODE_OVERLAP_DECK (default the s150 deck)
-#   ZONEODE_PARTS        "scaling overlap" (default): which parts to run
+#   ZONEODE_OVERLAP_ZONES, ZONEODE_OVERLAP_STEPS: the output-cost runs (s150, one rank; full 2^18 zones, 10
+#                        outer steps; plumbing 2^16, 6); ZONEODE_OVERLAP_REPEATS (default 3); ZONEODE_OVERLAP_DECK
+#   ZONEODE_PARTS        "overlap scaling" (default): which parts to run, in this order
 #   ZONEODE_RUN_LIMIT_S  time limit of one run (default 600)
 #   ZONEODE_EXTRA_ARGS   more zoneode arguments for every run (word-split), e.g. "--set integrator.end_time=1e-6"
 # Exit status: 0 when every run finished with exit 0 and the report was written, 1 otherwise.
@@ -55,6 +55,7 @@ if [ "${1:-}" = --rank ]; then
 fi
 
 mode=${1:-}
+mode=${mode#--}  # --plumbing, --full as well
 case $mode in full | plumbing | "") ;; *) echo "usage: scripts/gpu-scaling.sh [full|plumbing] [OUT_DIR]" >&2; exit 2 ;; esac
 out=${2:-${OUT:-gpu-scaling-out}}
 mkdir -p "$out" || exit 1
@@ -93,19 +94,21 @@ if [ "$mode" = full ]; then
   strong_zones=${ZONEODE_STRONG_ZONES:-1048576}
   weak_zones=${ZONEODE_WEAK_ZONES_PER_RANK:-262144}
   steps=${ZONEODE_OUTER_STEPS:-3}
-  overlap_zones=${ZONEODE_OVERLAP_ZONES:-1048576}
+  overlap_zones=${ZONEODE_OVERLAP_ZONES:-262144}
+  overlap_steps=${ZONEODE_OVERLAP_STEPS:-10}
 else
   default_ranks="1 2 4"
   strong_zones=${ZONEODE_STRONG_ZONES:-32768}
   weak_zones=${ZONEODE_WEAK_ZONES_PER_RANK:-8192}
   steps=${ZONEODE_OUTER_STEPS:-2}
-  overlap_zones=${ZONEODE_OVERLAP_ZONES:-131072}
+  overlap_zones=${ZONEODE_OVERLAP_ZONES:-65536}
+  overlap_steps=${ZONEODE_OVERLAP_STEPS:-6}
 fi
 ranks_list=${ZONEODE_RANKS:-$default_ranks}
 bind=${ZONEODE_BIND:-numa}
 [ "$backend" = gpu ] || bind=none
 case $bind in numa | none | mpirun) ;; *) echo "gpu-scaling.sh: ZONEODE_BIND=$bind: expected numa, none or mpirun" >&2; exit 2 ;; esac
-for value in $ranks_list $strong_zones $weak_zones $steps $overlap_zones ${ZONEODE_OVERLAP_REPEATS:-3}; do
+for value in $ranks_list $strong_zones $weak_zones $steps $overlap_zones $overlap_steps ${ZONEODE_OVERLAP_REPEATS:-3}; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "gpu-scaling.sh: '$value' in ZONEODE_RANKS or a size: expected a positive integer" >&2; exit 2; }
 done
 oversubscribed=0
@@ -160,7 +163,7 @@ launch() {  # launch RANKS JSON LOG DECK ARGS...
   rm -rf "$work/scratch" && mkdir -p "$work/scratch"
   # shellcheck disable=SC2086  # ZONEODE_EXTRA_ARGS is split into words
   timeout "$limit_s" mpirun "${flags[@]}" "${wrapper[@]}" "$zoneode" "$deck" --quiet --backend "$backend" \
-    --threads "$threads" --force --set steps.count="$steps" --set output.prefix="$work/scratch/run" \
+    --threads "$threads" --force --set steps.count="${run_steps:-$steps}" --set output.prefix="$work/scratch/run" \
     --summary "$json" "$@" ${ZONEODE_EXTRA_ARGS:-} >"$log" 2>&1
   local status=$?
   rm -rf "$work/scratch"  # a full-size file is 1.2 GB per step
@@ -232,9 +235,10 @@ PY
 }
 
 {
-  echo "$(date -u +%FT%TZ) on $(hostname), $cores cores, commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+  echo "$(date -u +%FT%TZ) on $(hostname), $cores cores, commit ${ZONEODE_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}"
   echo "mode $mode: backend $backend, $gpus GPU(s) ($vendor), ranks $ranks_list$([ "$oversubscribed" = 1 ] && echo ", oversubscribing the GPU(s): plumbing, not scaling"), binding $bind"
   echo "strong $strong_zones zones, weak $weak_zones zones per rank, $steps outer steps, every step written (output.overlap true)"
+  echo "output cost: $overlap_zones zones on one rank, $overlap_steps outer steps (the last step's file is written at once: nothing is left to overlap it with)"
   [ "$vendor" = nvidia ] && nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv,noheader | sed 's/^/GPU /'
 } >"$work/header.txt"
 cat "$work/header.txt"
@@ -245,9 +249,26 @@ case $vendor in
 esac
 tables
 
-# ---- Part 1: the campaigns.
-parts=${ZONEODE_PARTS:-scaling overlap}
-if [[ " $parts " == *" scaling "* ]]; then
+# ---- The cost of output, one rank: no files, every step written synchronously, overlapped; first,
+# as the one part on one GPU that measures rather than tests the pipes.
+run_overlap() {
+  deck=${ZONEODE_OVERLAP_DECK:-$(deck_of s150)}
+  mkdir -p "$work/overlap"
+  for repeat in $(seq "${ZONEODE_OVERLAP_REPEATS:-3}"); do
+    for config in none sync overlap; do
+      settings=(--set output.overlap=true)
+      [ "$config" = sync ] && settings=(--set output.overlap=false)
+      [ "$config" = none ] && settings=(--set output.prefix=)
+      say "== output cost: $config, repeat $repeat, $overlap_zones zones"
+      run_steps=$overlap_steps launch 1 "$work/overlap/$config-$repeat.json" "$work/overlap/$config-$repeat.log" "$deck" \
+        --set zones.count="$overlap_zones" --set zones.decomposition=count "${settings[@]}"
+      tables
+    done
+  done
+}
+
+# ---- The campaigns.
+run_scaling() {
   for network in ${ZONEODE_NETWORKS:-s150 rpz24}; do
     deck=$(deck_of "$network")
     if [ -z "$deck" ]; then
@@ -284,24 +305,15 @@ if [[ " $parts " == *" scaling "* ]]; then
       { failed=1; say "report.py failed: $(tail -3 "$work/report.log")"; }
   fi
   tables
-fi
+}
 
-# ---- Part 2: the cost of output, one rank: no files, every step written synchronously, overlapped.
-if [[ " $parts " == *" overlap "* ]]; then
-  deck=${ZONEODE_OVERLAP_DECK:-$(deck_of s150)}
-  mkdir -p "$work/overlap"
-  for repeat in $(seq "${ZONEODE_OVERLAP_REPEATS:-3}"); do
-    for config in none sync overlap; do
-      settings=(--set output.overlap=true)
-      [ "$config" = sync ] && settings=(--set output.overlap=false)
-      [ "$config" = none ] && settings=(--set output.prefix=)
-      say "== output cost: $config, repeat $repeat, $overlap_zones zones"
-      launch 1 "$work/overlap/$config-$repeat.json" "$work/overlap/$config-$repeat.log" "$deck" \
-        --set zones.count="$overlap_zones" --set zones.decomposition=count "${settings[@]}"
-      tables
-    done
-  done
-fi
+for part in ${ZONEODE_PARTS:-overlap scaling}; do
+  case $part in
+    overlap) run_overlap ;;
+    scaling) run_scaling ;;
+    *) echo "gpu-scaling.sh: ZONEODE_PARTS: '$part': expected overlap or scaling" >&2; failed=1 ;;
+  esac
+done
 
 # ---- OUT: at most 8 files.
 cp "$work/binding.txt" "$out/binding.txt" 2>/dev/null || echo "no binding lines (no scaling run)" >"$out/binding.txt"
