@@ -133,16 +133,21 @@ fit() {  # fit OVERLAP: "BYTES_PER_ZONE MOST_ZONES" from the refusal of 2^40 zon
   (ulimit -v "$limit_kb"; "$zoneode" "${many[@]}" --set zones.count=1099511627776 --set output.overlap="$1" 2>&1) |
     sed -n 's/.*(\([0-9]*\) bytes per zone.*at most \([0-9]*\) zones fit per rank.*/\1 \2/p'
 }
-read -r with_bytes with_most <<<"$(fit true)"
-read -r without_bytes without_most <<<"$(fit false)"
-check "per-zone bytes with the snapshot: 2 + 16 doubles more" test "$((with_bytes - ${without_bytes:-0}))" -eq 144
-zones=$(((with_most + without_most) / 2))
-touch "$work/many_step000001.h5"
-(ulimit -v "$limit_kb"; "$zoneode" "${many[@]}" --set zones.count="$zones" >"$work/many.log" 2>&1)
-check "snapshot does not fit: exit 2" test $? -eq 2
-check "snapshot does not fit: named" grep -q "and their copy for the overlapped write (output.overlap)" "$work/many.log"
-(ulimit -v "$limit_kb"; "$zoneode" "${many[@]}" --set zones.count="$zones" --set output.overlap=false >"$work/many2.log" 2>&1)
-check "without the snapshot it fits (stops at the existing output)" grep -q "many_step000001.h5' exists" "$work/many2.log"
+# Skipped where the binary cannot run under ulimit -v (AddressSanitizer reserves more).
+if (ulimit -v "$limit_kb" && "$zoneode" "$source_dir/inputs/quick.yaml" --quiet --set zones.count=4 >/dev/null 2>&1) 2>/dev/null; then
+  read -r with_bytes with_most <<<"$(fit true)"
+  read -r without_bytes without_most <<<"$(fit false)"
+  check "per-zone bytes with the snapshot: 2 + 16 doubles more" test "$((${with_bytes:-0} - ${without_bytes:-0}))" -eq 144
+  zones=$(((${with_most:-0} + ${without_most:-0}) / 2))
+  touch "$work/many_step000001.h5"
+  (ulimit -v "$limit_kb"; "$zoneode" "${many[@]}" --set zones.count="$zones" >"$work/many.log" 2>&1)
+  check "snapshot does not fit: exit 2" test $? -eq 2
+  check "snapshot does not fit: named" grep -q "and their copy for the overlapped write (output.overlap)" "$work/many.log"
+  (ulimit -v "$limit_kb"; "$zoneode" "${many[@]}" --set zones.count="$zones" --set output.overlap=false >"$work/many2.log" 2>&1)
+  check "without the snapshot it fits (stops at the existing output)" grep -q "many_step000001.h5' exists" "$work/many2.log"
+else
+  echo "ulimit -v: skipped (the binary does not run under one)"
+fi
 
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
