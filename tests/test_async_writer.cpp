@@ -1,8 +1,10 @@
 // The writer thread of the overlapped output (io/async_writer.hpp) and the deck spelling of the
 // state-file storage (io/state_storage.hpp).
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -68,6 +70,18 @@ TEST(AsyncWriter, OneJobInFlightAtMost) {
   release = true;
   writer.wait();
   EXPECT_THROW(writer.wait(), std::logic_error);  // nothing started
+}
+
+TEST(AsyncWriter, StopSignalsAreLeftToTheOtherThreads) {
+  AsyncWriter writer;
+  sigset_t mask;
+  writer.start([&] { pthread_sigmask(SIG_BLOCK, nullptr, &mask); });
+  writer.wait();
+  EXPECT_TRUE(sigismember(&mask, SIGTERM));
+  EXPECT_TRUE(sigismember(&mask, SIGUSR1));
+  sigset_t caller;
+  pthread_sigmask(SIG_BLOCK, nullptr, &caller);
+  EXPECT_FALSE(sigismember(&caller, SIGTERM)) << "the caller's own mask is unchanged";
 }
 
 TEST(AsyncWriter, DestructorWaitsForTheJobInFlight) {

@@ -1,12 +1,31 @@
 #include "io/async_writer.hpp"
 
+#include <pthread.h>
+
 #include <chrono>
+#include <csignal>
 #include <stdexcept>
 #include <utility>
 
 namespace zoneode {
 
-AsyncWriter::AsyncWriter() : thread_([this] { loop(); }) {}
+namespace {
+
+// The writer thread takes no stop or terminal signal: they reach the main thread (cli/signals), and
+// none interrupts a system call of a write in flight (MPI-IO's polls are not restarted by SA_RESTART).
+std::thread start_without_signals(std::function<void()> body) {
+  sigset_t blocked, previous;
+  sigemptyset(&blocked);
+  for (int signal : {SIGTERM, SIGUSR1, SIGUSR2, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&blocked, signal);
+  pthread_sigmask(SIG_BLOCK, &blocked, &previous);  // the new thread inherits this mask
+  std::thread thread(std::move(body));
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return thread;
+}
+
+}  // namespace
+
+AsyncWriter::AsyncWriter() : thread_(start_without_signals([this] { loop(); })) {}
 
 AsyncWriter::~AsyncWriter() {
   {
