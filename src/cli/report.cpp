@@ -143,9 +143,14 @@ void print_summary(const RunSummary& s, std::ostream& out) {
                 s.integrator_steps_per_rank.imbalance(), static_cast<long long>(s.zones_moved), s.rebalance_seconds);
   out << line;
   if (s.files_written > 0) {
-    std::snprintf(line, sizeof line, "  output           %lld file(s), %.3e bytes in %.3f s: %.1f MB/s (%s HDF5)\n",
+    std::snprintf(line, sizeof line, "  output           %lld file(s), %.3e bytes in %.3f s: %.1f MB/s (%s HDF5, %s)\n",
                   static_cast<long long>(s.files_written), s.output_bytes, s.output_seconds, s.write_bandwidth() / 1e6,
-                  s.hdf5_mode.c_str());
+                  s.hdf5_mode.c_str(), s.output_storage.c_str());
+    out << line;
+    std::snprintf(line, sizeof line,
+                  "                   %.3e bytes on disk; %s: the outer steps waited %.3f s for output (loop %.3f s)\n",
+                  s.output_file_bytes, s.output_overlapped ? "overlapped with the integration" : "not overlapped",
+                  s.output_stall_seconds, s.loop_seconds);
     out << line;
   }
   out << "  result hash      " << s.result_hash << "\n";
@@ -212,6 +217,12 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"output_seconds\": " << format_number_17g(s.output_seconds) << ",\n";
   out << "  \"output_bytes\": " << format_number_17g(s.output_bytes) << ",\n";
   out << "  \"write_bandwidth_bytes_per_second\": " << format_number_17g(s.write_bandwidth()) << ",\n";
+  out << "  \"output_file_bytes\": " << format_number_17g(s.output_file_bytes) << ",\n";
+  out << "  \"output_stall_seconds\": " << format_number_17g(s.output_stall_seconds) << ",\n";
+  out << "  \"output_overlapped\": " << (s.output_overlapped ? "true" : "false") << ",\n";
+  out << "  \"output_storage\": " << json_string(s.output_storage) << ",\n";
+  out << "  \"loop_seconds\": " << format_number_17g(s.loop_seconds) << ",\n";
+  out << "  \"binding_mismatches\": " << s.binding_mismatches << ",\n";
   out << "  \"max_mass_drift\": " << format_number_17g(s.max_mass_drift) << ",\n";
   out << "  \"min_energy_generation_rate\": " << format_number_17g(s.min_energy_rate) << ",\n";
   out << "  \"max_energy_generation_rate\": " << format_number_17g(s.max_energy_rate) << ",\n";

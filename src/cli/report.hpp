@@ -46,8 +46,14 @@ struct RunSummary {
   double integrate_seconds = 0;      // the figure of merit's time: integration only (max over ranks)
   double transfer_seconds = 0;       // zones to and from the backend's memory (max over ranks)
   std::int64_t files_written = 0;
-  double output_seconds = 0;         // writing state files
+  double output_seconds = 0;         // writing state files (max over ranks of each file's write)
   double output_bytes = 0;           // zone data written
+  double output_file_bytes = 0;      // the files' sizes (less than output_bytes when compressed)
+  double output_stall_seconds = 0;   // the outer steps' wait for output: all of output_seconds unless overlapped
+  bool output_overlapped = false;    // output.overlap in effect
+  std::string output_storage;        // "contiguous", "chunks of N zones, gzip-4", ...
+  double loop_seconds = 0;           // the outer steps and the state files, wall time (max over ranks)
+  std::int64_t binding_mismatches = 0;  // ranks not on their GPU's NUMA node (decomposition/binding.hpp)
   double max_mass_drift = 0;
   double min_energy_rate = 0;        // [erg/(g s)] over zones
   double max_energy_rate = 0;

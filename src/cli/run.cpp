@@ -87,13 +87,22 @@ int finish_run(Run& run) {
 int run_deck(const CliOptions& options, const MpiContext& mpi) {
   Run run(options, mpi);
   set_up_run(run);
-  for (std::int64_t step = run.plan.first_step; step <= run.plan.last_step; ++step) {
-    integrate_outer_step(run);
-    if (run.deck.output.writes(step, run.plan.last_step)) write_step(run, step, StateFileKind::output);
-    if (stop_agreed(run, step)) break;
-    rebalance_zones(run, step);
-    print_progress(run, step);
+  try {
+    for (std::int64_t step = run.plan.first_step; step <= run.plan.last_step; ++step) {
+      integrate_outer_step(run);
+      if (run.deck.output.writes(step, run.plan.last_step)) write_step(run, step, StateFileKind::output);
+      if (stop_agreed(run, step)) break;
+      rebalance_zones(run, step);
+      print_progress(run, step);
+    }
+    drain_output(run);
+  } catch (const ReportedError&) {
+    drain_output_after_error(run);  // every rank is here: ReportedError is thrown collectively
+    throw;
   }
+  run.summary.loop_seconds = mpi.max(MPI_Wtime() - run.loop_start);
+  run.summary.output_overlapped = run.overlapped.enabled;
+  run.summary.output_storage = run.deck.output.storage.describe();
   return finish_run(run);
 }
 

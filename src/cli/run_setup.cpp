@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "common/errors.hpp"
+#include "decomposition/binding.hpp"
 #include "decomposition/rebalance.hpp"
 #include "decomposition/same_inputs.hpp"
 #include "deck/yaml_schema.hpp"
@@ -27,9 +29,27 @@ namespace zoneode {
 
 namespace {
 
+// Whether the state of some outer step is written beside the next one: output.overlap, an MPI
+// that lets the writer thread call it, and a write before the last step (the last one is written
+// at once). Sets `why` when output.overlap asked for it and it is off anyway.
+bool output_overlaps(const Deck& deck, std::int64_t first_written, std::int64_t last_step, const MpiContext& mpi,
+                     std::string& why) {
+  const OutputDeck& output = deck.output;
+  if (!output.overlap || output.prefix.empty()) return false;
+  bool written_before_last = false;
+  for (std::int64_t step = first_written; step < last_step && !written_before_last; ++step)
+    written_before_last = output.writes(step, last_step);
+  if (!written_before_last) return false;
+  if (!mpi.serialized_threads()) {
+    why = "this MPI provides " + mpi.thread_level_name() + ", the writer thread needs MPI_THREAD_SERIALIZED";
+    return false;
+  }
+  return true;
+}
+
 // Zones this rank cannot hold are bad input, refused before any work or file (issue 11).
-void check_zones_fit(const RunPlan& plan, int species, const MpiContext& mpi) {
-  const std::uint64_t per_zone = host_bytes_per_zone(species);
+void check_zones_fit(const RunPlan& plan, int species, bool snapshot_copy, const MpiContext& mpi) {
+  const std::uint64_t per_zone = host_bytes_per_zone(species, snapshot_copy);
   const MemoryLimit limit = host_memory_limit(mpi.local_size());
   std::uint64_t bytes = 0;
   const bool overflow = __builtin_mul_overflow(static_cast<std::uint64_t>(plan.block.count), per_zone, &bytes);
@@ -38,12 +58,14 @@ void check_zones_fit(const RunPlan& plan, int species, const MpiContext& mpi) {
   throw InputError(plan.zones_from + ": " + std::to_string(plan.zones) + " zones" + held + " need " +
                    (overflow ? std::string("over 2^64") : std::to_string(bytes)) + " bytes of memory (" +
                    std::to_string(per_zone) + " bytes per zone: T9, rho, " + std::to_string(species) +
-                   " abundances, its result and output columns), more than " + limit.what + "; at most " +
-                   std::to_string(limit.bytes / per_zone) + " zones fit per rank");
+                   " abundances, its result and output columns" +
+                   (snapshot_copy ? ", and their copy for the overlapped write (output.overlap)" : "") +
+                   "), more than " + limit.what + "; at most " + std::to_string(limit.bytes / per_zone) +
+                   " zones fit per rank");
 }
 
 RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& network, const std::string& hash,
-                 const MpiContext& mpi) {
+                 const MpiContext& mpi, OverlappedOutput& overlapped) {
   RunPlan plan;
   plan.zones = deck.zones.count;
   plan.zones_from = deck.zones.count_where + ": zones.count";
@@ -72,7 +94,10 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
                       std::string(state_layout::abundances.name);
   }
   plan.block = zone_block(plan.zones, mpi.size(), mpi.rank());
-  check_zones_fit(plan, network.species_count(), mpi);
+  check_state_storage(deck.output.storage, network.species_count(), deck.output.storage_where);
+  const std::int64_t first_written = options.restart.empty() ? 0 : plan.first_step;
+  overlapped.enabled = output_overlaps(deck, first_written, plan.last_step, mpi, overlapped.disabled_why);
+  check_zones_fit(plan, network.species_count(), overlapped.enabled, mpi);
   return plan;
 }
 
@@ -134,7 +159,8 @@ void allocate_zones(const Run& run, Allocate&& allocate) {
     } catch (const std::exception& error) {  // std::bad_alloc, std::length_error
       throw InputError(run.plan.zones_from + ": " + std::to_string(run.plan.zones) + " zones: cannot allocate the " +
                        std::to_string(run.plan.block.count) + " zones of this rank, " +
-                       std::to_string(host_bytes_per_zone(run.network.species_count())) + " bytes each (" +
+                       std::to_string(host_bytes_per_zone(run.network.species_count(), run.overlapped.enabled)) +
+                       " bytes each (" +
                        error.what() + ")");
     }
   });
@@ -160,7 +186,7 @@ void load_inputs(Run& run) {
 // The plan, and the outputs checked free and their folders made, before any work.
 void plan_outputs(Run& run) {
   collectively(run.mpi, exit_input_error, [&] {
-    run.plan = plan_run(run.options, run.deck, run.network, run.network_hash, run.mpi);
+    run.plan = plan_run(run.options, run.deck, run.network, run.network_hash, run.mpi, run.overlapped);
     if (!run.mpi.root()) return;
     check_outputs_free(run.options, run.deck, run.plan);
     prepare_output_folders(run.deck);
@@ -181,6 +207,19 @@ void start_backend(Run& run) {
                     described.launch,   run.mpi.size(),    described.threads};
 }
 
+// Every rank's binding line (decomposition/binding.hpp), and a warning when a rank is not on its
+// GPU's NUMA node: its transfers and host work cross the node's interconnect.
+void print_binding(Run& run) {
+  const RankBinding binding = describe_binding(run.provenance.device, run.cpu_list);
+  const std::vector<std::string> lines = run.mpi.gather(binding_line(run.mpi.rank(), run.mpi.local_rank(), binding));
+  for (const std::string& line : lines) run.out << line << "\n";
+  run.summary.binding_mismatches = run.mpi.sum(std::int64_t{binding.mismatch ? 1 : 0});
+  if (run.summary.binding_mismatches > 0 && run.mpi.root())
+    std::cerr << "zoneode: warning: " << run.summary.binding_mismatches
+              << " rank(s) not on their GPU's NUMA node (binding lines): bind each rank to the CPUs of its GPU's "
+                 "NUMA node (slurm/README.md, scripts/gpu-scaling.sh)\n";
+}
+
 // This rank's zones, allocated and built (from the deck or a state file), and the run's header lines.
 void build_run_zones(Run& run) {
   const RunPlan& plan = run.plan;
@@ -194,6 +233,7 @@ void build_run_zones(Run& run) {
   const std::vector<std::string> devices = run.mpi.gather(run.provenance.device + ": " + run.provenance.launch);
   for (std::size_t rank = 0; rank < devices.size(); ++rank)
     run.out << "  rank " << rank << " -> " << devices[rank] << "\n";
+  print_binding(run);
   run.out << std::flush;
 }
 
@@ -218,6 +258,47 @@ void start_summary(Run& run) {
   summary.zones = run.plan.zones;
 }
 
+// The state files' buffers, allocated before any work (their cost is in check_zones_fit), the
+// writer thread of the overlapped output, and the header line that states both.
+void prepare_output(Run& run) {
+  StateSnapshot& snapshot = run.snapshot;
+  OverlappedOutput& overlapped = run.overlapped;
+  const std::size_t zones = static_cast<std::size_t>(run.batch.count);
+  const int species = run.network.species_count();
+  allocate_zones(run, [&] {
+    snapshot.energy_generation_rate.assign(zones, 0.0);
+    snapshot.integrator_steps.assign(zones, 0);
+    snapshot.status.assign(zones, 0);
+    snapshot.time_reached.assign(zones, 0.0);
+    if (!overlapped.enabled) return;
+    snapshot.abundance_copy.assign(zones * static_cast<std::size_t>(species), 0.0);
+    snapshot.temperature_copy.assign(zones, 0.0);
+    snapshot.density_copy.assign(zones, 0.0);
+  });
+  if (overlapped.enabled)
+    collectively(run.mpi, exit_runtime_error, [&] { overlapped.writer = std::make_unique<AsyncWriter>(); });
+  const OutputDeck& output = run.deck.output;
+  if (output.prefix.empty()) return;
+  run.out << "output " << output.prefix << "_stepNNNNNN.h5 every " << output.every
+          << " outer step(s)" << (output.initial ? " and step 0" : "") << ", " << output.storage.describe() << ", ";
+  if (overlapped.enabled) {
+    // The bound: one snapshot in flight per rank, T9, rho and Y of the rank's zones.
+    const std::int64_t most_zones = static_cast<std::int64_t>(run.mpi.max(static_cast<double>(run.plan.block.count)));
+    const double bytes = static_cast<double>(most_zones) * (2.0 + species) * sizeof(double);
+    char line[200];
+    std::snprintf(line, sizeof line, "%.3e bytes (%lld zones x (2 + %d) x 8 B)", bytes,
+                  static_cast<long long>(most_zones), species);
+    run.out << "overlapped: step k written while step k+1 integrates; memory: one snapshot in flight per rank, at "
+               "most "
+            << line << "\n";
+  } else {
+    run.out << "written before the next outer step ("
+            << (overlapped.disabled_why.empty() ? "output.overlap " + std::string(output.overlap ? "true" : "false")
+                                                : overlapped.disabled_why)
+            << ")\n";
+  }
+}
+
 // The accuracy self-check starts from the zones' state before the first outer step of this run.
 void start_self_check(Run& run) {
   if (run.deck.validation.sample_zones <= 0) return;
@@ -235,6 +316,7 @@ Run::Run(const CliOptions& options, const MpiContext& mpi)
 
 void set_up_run(Run& run) {
   trap_stop_signals();  // before any work: a signal during set-up stops the run after its first step
+  run.cpu_list = cpu_list_of_this_thread();  // before the backend's threads may bind this one
   run.out << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ", "
           << ZONEODE_BUILD_TYPE << ", " << hdf5_write_mode() << " HDF5)\n";
   load_inputs(run);
@@ -243,18 +325,12 @@ void set_up_run(Run& run) {
   build_run_zones(run);
   start_summary(run);
   start_self_check(run);
-  StateSnapshot& snapshot = run.snapshot;
-  allocate_zones(run, [&] {
-    snapshot.energy_generation_rate.assign(run.batch.count, 0.0);
-    snapshot.integrator_steps.assign(run.batch.count, 0);
-    snapshot.status.assign(run.batch.count, 0);
-    snapshot.time_reached.assign(run.batch.count, 0.0);
-  });
-  if (run.options.restart.empty() && run.deck.output.writes(0, run.plan.last_step))
-    write_step(run, 0, StateFileKind::output);
+  prepare_output(run);
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());
   run.loop_start = MPI_Wtime();
   run.last_progress = run.loop_start;
+  if (run.options.restart.empty() && run.deck.output.writes(0, run.plan.last_step))
+    write_step(run, 0, StateFileKind::output);
 }
 
 }  // namespace zoneode

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -15,22 +16,41 @@ namespace zoneode {
 
 namespace {
 
+// [s] on a steady clock. Not MPI_Wtime: an overlapped write may be calling MPI on the writer
+// thread meanwhile, and MPI_THREAD_SERIALIZED allows one thread in MPI at a time.
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 // Integrates every zone of this rank through the backend, at most max_batch_zones() at a time;
-// adds this rank's integration and transfer times.
+// adds this rank's integration and transfer times. Makes no MPI call.
 void integrate_all(Backend& backend, ZoneBatch& batch, double& integrate_seconds, double& transfer_seconds) {
   const std::int64_t most = backend.max_batch_zones();
   for (std::int64_t first = 0; first < batch.count; first += most) {
     const ZoneSpan span = batch.span(first, std::min(most, batch.count - first));
-    const double upload_start = MPI_Wtime();
+    const double upload_start = now_seconds();
     backend.upload(span);
-    const double integrate_start = MPI_Wtime();
+    const double integrate_start = now_seconds();
     backend.integrate();
-    const double download_start = MPI_Wtime();
+    const double download_start = now_seconds();
     backend.download(span);
     integrate_seconds += download_start - integrate_start;
-    transfer_seconds += (integrate_start - upload_start) + (MPI_Wtime() - download_start);
+    transfer_seconds += (integrate_start - upload_start) + (now_seconds() - download_start);
   }
 }
+
+// The pending state file written beside the integration: started on entry, waited for on leaving
+// (an integration error included), so that no MPI call of this thread meets the writer's.
+class OverlappedWriteWindow {
+ public:
+  explicit OverlappedWriteWindow(Run& run) : run_(run) { start_pending_write(run_); }
+  ~OverlappedWriteWindow() { wait_pending_write(run_); }
+  OverlappedWriteWindow(const OverlappedWriteWindow&) = delete;
+  OverlappedWriteWindow& operator=(const OverlappedWriteWindow&) = delete;
+
+ private:
+  Run& run_;
+};
 
 // The per-zone statistics of one outer step, added to the run's totals.
 void add_step_statistics(const ZoneBatch& batch, const MpiContext& mpi, RunSummary& summary, double& max_drift) {
@@ -97,8 +117,11 @@ void integrate_outer_step(Run& run) {
   RunSummary& summary = run.summary;
   mpi.barrier();
   double integrate_seconds = 0.0, transfer_seconds = 0.0;
-  collectively(mpi, exit_runtime_error,
-               [&] { integrate_all(*run.backend, batch, integrate_seconds, transfer_seconds); });
+  collectively(mpi, exit_runtime_error, [&] {
+    const OverlappedWriteWindow window(run);
+    integrate_all(*run.backend, batch, integrate_seconds, transfer_seconds);
+  });
+  report_overlapped_write(run);
   // The figure of merit: integration only, the slowest rank's time.
   summary.integrate_seconds += mpi.max(integrate_seconds);
   run.rank_totals.integrate_seconds += integrate_seconds;

@@ -2,7 +2,8 @@
 //
 //   set_up_run            deck, network, plan, backend, zones, self-check; writes step 0 (run_setup.cpp)
 //   integrate_outer_step  every zone over one outer step, its statistics and self-check (run_steps.cpp)
-//   write_step            a snapshot of the state into a StateSnapshot, then the file (run_output.cpp)
+//   write_step            a snapshot of the state into a StateSnapshot, then the file (run_output.cpp);
+//                         with output.overlap the file is written while the next step integrates
 //   stop_agreed, rebalance_zones, print_progress   between outer steps (run_steps.cpp)
 //   finish_run            reductions, summary, exit code (run.cpp)
 //
@@ -26,6 +27,7 @@
 #include "decomposition/decomposition.hpp"
 #include "decomposition/mpi_context.hpp"
 #include "deck/deck.hpp"
+#include "io/async_writer.hpp"
 #include "io/hdf5_state.hpp"
 #include "io/provenance.hpp"
 #include "network/compact.hpp"
@@ -75,8 +77,9 @@ struct RunPlan {
 
 // One state file as taken after an outer step: where it goes, its attributes, and this rank's zones.
 // The per-zone result columns are copies this struct owns (sized at set-up, so that a run that
-// cannot hold them stops before any work). T9, rho and abundances are borrowed from the batch:
-// valid until the next outer step integrates, so a writer that runs beside that step copies them.
+// cannot hold them stops before any work). T9, rho and abundances are borrowed from the batch,
+// valid until the next outer step integrates; a snapshot written beside that step holds copies
+// (own_zone_state), sized at set-up too.
 struct StateSnapshot {
   std::string file;
   StateAttributes attributes;  // attributes.checkpoint: the checkpoint of a stopped run, not an output
@@ -89,12 +92,31 @@ struct StateSnapshot {
   std::vector<std::int64_t> integrator_steps;
   std::vector<std::int32_t> status;
   std::vector<double> time_reached;
+  // The copies of an overlapped write.
+  std::vector<double> abundance_copy;
+  std::vector<double> temperature_copy;
+  std::vector<double> density_copy;
 
-  // What write_state_file reads (pointers into this snapshot and the batch).
+  // Copies the borrowed T9, rho and abundances (block.count zones of `species`) and points at the copies.
+  void own_zone_state(int species);
+  // What write_state_file reads (pointers into this snapshot, and into the batch unless owned).
   LocalState local_state() const {
     return {global_zones, block, abundances, temperature, density, energy_generation_rate.data(),
             integrator_steps.data(), status.data(), time_reached.data()};
   }
+};
+
+// The overlapped output (deck output.overlap): the snapshot of outer step k waits between
+// write_step and step k+1, and is written by `writer` while step k+1 integrates.
+struct OverlappedOutput {
+  bool enabled = false;       // output.overlap, an MPI with MPI_THREAD_SERIALIZED, and a write before the last step
+  std::string disabled_why;   // for the run header, when output.overlap asked for it but it is off
+  std::unique_ptr<AsyncWriter> writer;
+  bool pending = false;       // run.snapshot holds a state to write beside the next integration
+  bool written = false;       // `outcome` holds a write done beside the integration, not yet reported
+  AsyncWriter::Outcome outcome;
+  std::uint64_t file_bytes = 0;  // the size of that file (rank 0), set by the writer
+  double wait_seconds = 0.0;     // [s] this rank's wait for that write after its integration ended
 };
 
 // This rank's own figures over the outer steps, reduced over ranks by finish_run.
@@ -116,6 +138,7 @@ struct Run {
   const double start;            // [s] MPI_Wtime() when the run began
   std::ostringstream discarded;  // what ranks other than 0 print
   std::ostream& out;             // rank 0 speaks for all: std::cout there, `discarded` elsewhere
+  std::string cpu_list;          // the CPUs this rank may run on, read before the backend starts threads
 
   Deck deck;
   Network network;
@@ -127,12 +150,13 @@ struct Run {
   ZoneBatch batch;
   std::unique_ptr<SelfCheck> self_check;  // when validation.sample_zones > 0
   StateSnapshot snapshot;                 // the buffers of every state-file write
+  OverlappedOutput overlapped;
   RunSummary summary;
 
   // The outer steps' bookkeeping.
   std::vector<std::int64_t> cuts;   // the blocks of every rank
   RankTotals rank_totals;
-  double loop_start = 0.0;          // [s] MPI_Wtime() before the first outer step
+  double loop_start = 0.0;          // [s] MPI_Wtime() before the first outer step (and the step-0 file)
   double last_progress = 0.0;       // [s] MPI_Wtime() of the last progress line
   std::int64_t stopped_after = -1;  // the outer step after which a signal stopped the run; -1: none
 };
@@ -149,6 +173,17 @@ void write_step(Run& run, std::int64_t step, StateFileKind kind);
 // The two halves of write_step: the state taken into run.snapshot, and that snapshot written.
 StateSnapshot& take_snapshot(Run& run, std::int64_t step, StateFileKind kind);
 void write_snapshot(Run& run, const StateSnapshot& snapshot);
+// The overlapped write, around integrate_outer_step's integration: started after the last MPI call
+// before it and waited for before the next (no MPI call on this thread meanwhile: io/async_writer.hpp),
+// then reported collectively (an error on any rank ends the run on all, as a synchronous write's).
+void start_pending_write(Run& run);
+void wait_pending_write(Run& run);
+void report_overlapped_write(Run& run);
+// Writes a pending snapshot now (the loop's end, a checkpoint, an error): no state is left unwritten.
+void drain_output(Run& run);
+// After a collective error between write_step and the next integration: the pending file written as
+// the synchronous write would have, before the error ends the run (its own failure only printed).
+void drain_output_after_error(Run& run);
 // The checkpoint of a stopped run: one per output prefix, overwritten by the next (never an output).
 std::string checkpoint_file(const OutputDeck& output);
 // Stop requests (SIGTERM, SIGUSR1), agreed by all ranks; writes the checkpoint. True: leave the loop.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "common/errors.hpp"
 #include "common/numbers.hpp"
 #include "deck/yaml_schema.hpp"
 
@@ -138,6 +139,19 @@ OutputDeck read_output(DeckSection section) {
   output.prefix = section.text("prefix", "");
   output.every = section.integer("every", 1, 1);
   output.initial = section.boolean("initial", false);
+  output.overlap = section.boolean("overlap", output.overlap);
+  // At most 2^31 zones per chunk; a chunk must also stay under HDF5's 4 GiB (checked at set-up,
+  // where the species count is known).
+  output.storage.chunk_zones = section.integer("chunk_zones", 0, 0, std::int64_t{1} << 31);
+  output.storage_where = section.where("chunk_zones");
+  const std::string compression = section.text("compression", "none");
+  if (!parse_compression(compression, output.storage))
+    section.fail("compression", "none, gzip-N or shuffle+gzip-N with N in 1..9", "'" + excerpt(compression) + "'");
+  if (output.storage.compressed() && !output.storage.chunked())
+    section.fail("compression",
+                 "none while output.chunk_zones is 0 (HDF5 compresses chunked datasets only: set output.chunk_zones, "
+                 "e.g. 4096)",
+                 "'" + excerpt(compression) + "'");
   section.finish();
   return output;
 }

@@ -9,6 +9,7 @@
 #include "common/choices.hpp"
 #include "decomposition/decomposition.hpp"
 #include "integrators/settings.hpp"
+#include "io/state_storage.hpp"
 #include "network/generator.hpp"
 #include "network/load.hpp"
 #include "physics/physics_options.hpp"
@@ -65,6 +66,11 @@ struct OutputDeck {
   std::string prefix;          // files PREFIX_stepNNNNNN.h5; "" writes no state files
   std::int64_t every = 1;      // write every k-th step; the last step is always written
   bool initial = false;        // also write step 0, the initial state
+  // Write step k's file while step k+1 integrates (a writer thread per rank, one snapshot of the
+  // rank's zones in flight: cli/run_output.cpp); false: the loop waits for every write.
+  bool overlap = true;
+  StateStorage storage;        // chunk_zones, compression
+  std::string storage_where;   // deck location of chunk_zones, for the checks made once the network is known
   bool writes(std::int64_t step, std::int64_t last) const {
     if (prefix.empty()) return false;
     if (step == 0) return initial;

@@ -14,8 +14,7 @@ MpiContext::MpiContext(int* argc, char*** argv) {
   // (lockedfile, individual) keep their state in files named per job and process, and in fcntl locks
   // that die with the process. So sm is left out unless the user chose (README, "Reliability").
   setenv("OMPI_MCA_sharedfp", "^sm", /*overwrite=*/0);
-  int provided = 0;
-  MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &thread_level_);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm node;
@@ -26,6 +25,16 @@ MpiContext::MpiContext(int* argc, char*** argv) {
 }
 
 MpiContext::~MpiContext() { MPI_Finalize(); }
+
+std::string MpiContext::thread_level_name() const {
+  switch (thread_level_) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "MPI thread level " + std::to_string(thread_level_);
+  }
+}
 
 std::int64_t MpiContext::sum(std::int64_t value) const {
   std::int64_t result = 0;

@@ -11,7 +11,9 @@ namespace zoneode {
 
 class MpiContext {
  public:
-  MpiContext(int* argc, char*** argv);  // MPI_Init_thread (funneled: OpenMP threads do no MPI)
+  // MPI_Init_thread, asking for MPI_THREAD_SERIALIZED: OpenMP threads make no MPI calls, and the
+  // state-file writer thread makes its own only while the main thread makes none (cli/run_output.cpp).
+  MpiContext(int* argc, char*** argv);
   ~MpiContext();
   MpiContext(const MpiContext&) = delete;
   MpiContext& operator=(const MpiContext&) = delete;
@@ -22,6 +24,9 @@ class MpiContext {
   // This rank's index among the ranks of its node (MPI_COMM_TYPE_SHARED): it picks the GPU.
   int local_rank() const { return local_rank_; }
   int local_size() const { return local_size_; }  // ranks on this node
+  // Whether a thread other than main may call MPI (one at a time): MPI_THREAD_SERIALIZED or more.
+  bool serialized_threads() const { return thread_level_ >= MPI_THREAD_SERIALIZED; }
+  std::string thread_level_name() const;
   MPI_Comm comm() const { return MPI_COMM_WORLD; }
 
   std::int64_t sum(std::int64_t value) const;
@@ -43,6 +48,7 @@ class MpiContext {
   int size_ = 1;
   int local_rank_ = 0;
   int local_size_ = 1;
+  int thread_level_ = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
 };
 
 }  // namespace zoneode

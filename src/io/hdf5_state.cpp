@@ -4,15 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <condition_variable>
 #include <cerrno>
 #include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
-#include <thread>
 #include <stdexcept>
 #include <type_traits>
 
@@ -21,6 +17,7 @@
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_read.hpp"
 #include "io/state_layout.hpp"
+#include "io/write_watchdog.hpp"
 #include "zoneode_version.hpp"
 
 namespace zoneode {
@@ -81,15 +78,33 @@ std::vector<ZoneData> zone_data(const LocalState& state) {
           {layout::time_reached, state.time_reached}};
 }
 
+// The creation properties of a per-zone dataset of `rank` dimensions `dims`: HDF5's defaults
+// (contiguous), or chunks of storage.chunk_zones zones (fewer when the file holds fewer) of all
+// species, through the filters asked for.
+Hdf5Handle zone_dataset_properties(const StateStorage& storage, int rank, const hsize_t* dims) {
+  Hdf5Handle properties = checked(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "property list");
+  if (!storage.chunked()) return properties;
+  const hsize_t chunk[2] = {std::max<hsize_t>(1, std::min<hsize_t>(storage.chunk_zones, dims[0])), dims[1]};
+  check(H5Pset_chunk(properties, rank, chunk), "H5Pset_chunk");
+  // Every element is written: no fill values (parallel HDF5 would write them all when it creates the
+  // dataset, doubling the bytes written).
+  check(H5Pset_fill_time(properties, H5D_FILL_TIME_NEVER), "H5Pset_fill_time");
+  if (storage.shuffle) check(H5Pset_shuffle(properties), "H5Pset_shuffle");
+  if (storage.compressed()) check(H5Pset_deflate(properties, static_cast<unsigned>(storage.gzip_level)), "H5Pset_deflate");
+  return properties;
+}
+
 // Creates the whole file layout with no zone data: datasets, species, attributes.
-void create_layout(hid_t file, const Network& network, std::int64_t zones, const StateAttributes& a) {
+void create_layout(hid_t file, const Network& network, std::int64_t zones, const StateAttributes& a,
+                   const StateStorage& storage) {
   const hsize_t species = static_cast<hsize_t>(network.species_count());
   for (const auto& dataset : layout::zone_datasets) {
     const hsize_t dims[2] = {static_cast<hsize_t>(zones), species};
     const int rank = dataset.shape == layout::Shape::per_zone_species ? 2 : 1;
     const Hdf5Handle space = checked(H5Screate_simple(rank, dims, nullptr), H5Sclose, "dataspace");
+    const Hdf5Handle properties = zone_dataset_properties(storage, rank, dims);
     // Big-endian/little-endian: store the native layout of this machine's type.
-    checked(H5Dcreate2(file, dataset.name, native_type(dataset.type), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+    checked(H5Dcreate2(file, dataset.name, native_type(dataset.type), space, H5P_DEFAULT, properties, H5P_DEFAULT),
             H5Dclose, std::string("cannot create dataset /") + dataset.name);
   }
   const Hdf5Handle group = checked(H5Gcreate2(file, layout::species_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
@@ -211,61 +226,10 @@ std::runtime_error create_failure(const std::string& partial) {
 #ifdef H5_HAVE_PARALLEL
 const char* hdf5_write_mode() { return "parallel"; }
 
-namespace {
-
-// The last resort against a write error inside a collective HDF5 call. The ranks agree on
-// failures between stages (write_state_file), but an error inside one call (the metadata flush of
-// H5Fclose, or MPI-IO's collective buffering) makes HDF5 leave its collective steps early on the
-// failing rank alone, and no rank returns to agree: every rank waits for ever. So each write runs
-// under a watchdog: if it has not ended after ZONEODE_WRITE_TIMEOUT_S seconds (default 1800), this
-// rank says why, removes the .partial and exits 1; the launcher (mpirun, srun) then ends the other
-// ranks and exits 1 itself. Earlier state files are complete and stay.
-int write_timeout_seconds() {
-  const char* text = std::getenv("ZONEODE_WRITE_TIMEOUT_S");
-  const int seconds = text != nullptr ? std::atoi(text) : 0;
-  return seconds > 0 ? seconds : 1800;
-}
-
-class WriteWatchdog {
- public:
-  WriteWatchdog(int rank, const std::string& partial) {
-    const int seconds = write_timeout_seconds();
-    thread_ = std::thread([this, rank, partial, seconds] {
-      std::unique_lock lock(mutex_);
-      if (ended_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) return;
-      std::fprintf(stderr,
-                   "zoneode: rank %d: writing '%s' did not end within %d s (ZONEODE_WRITE_TIMEOUT_S)%s%s; a "
-                   "write error inside a collective HDF5 call leaves the other ranks waiting: ending the run\n",
-                   rank, partial.c_str(), seconds, why_.empty() ? "" : " after: ", why_.c_str());
-      std::remove(partial.c_str());
-      std::_Exit(1);
-    });
-  }
-  ~WriteWatchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    ended_.notify_all();
-    thread_.join();
-  }
-  void failed(const std::string& why) {
-    std::lock_guard lock(mutex_);
-    if (why_.empty()) why_ = why;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable ended_;
-  bool done_ = false;
-  std::string why_;
-  std::thread thread_;
-};
-
-}  // namespace
-
 void write_state_file(const MpiContext& mpi, const std::string& path, const Network& network,
-                      const LocalState& state, const StateAttributes& attributes) {
+                      const LocalState& state, const StateAttributes& attributes, const StateStorage& storage) {
+  // A thread-safe HDF5 keeps its error-printing setting per thread: this one's is set here.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   // Every rank makes the same collective HDF5 calls in the same order, failed or not: a rank that
   // stopped at its own write error and closed the file (a collective call) while the others went
   // on to the next collective write deadlocked the run. So the ranks agree after each stage, and
@@ -295,11 +259,13 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
   });
   // Metadata (datasets, attributes) is created collectively with identical values on every rank.
   going = going && stage([&] {
-    create_layout(file, network, state.global_zones, attributes);
+    create_layout(file, network, state.global_zones, attributes, storage);
     transfer = checked(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "property list");
     // Independent: in a collective write, one rank's write error leaves the others waiting in MPI-IO
-    // for ever (no rank returns to agree); each rank writes its own contiguous block anyway.
-    check(H5Pset_dxpl_mpio(transfer, H5FD_MPIO_INDEPENDENT), "H5Pset_dxpl_mpio");
+    // for ever (no rank returns to agree); each rank writes its own contiguous block anyway. HDF5
+    // writes filtered (compressed) datasets only collectively: there the watchdog is the guard.
+    check(H5Pset_dxpl_mpio(transfer, storage.compressed() ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT),
+          "H5Pset_dxpl_mpio");
   });
   for (const ZoneData& zone_dataset : zone_data(state)) {
     going = going && stage([&] { write_block(file, zone_dataset, state, network.species_count(), transfer); });
@@ -324,7 +290,9 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
 const char* hdf5_write_mode() { return "serial"; }
 
 void write_state_file(const MpiContext& mpi, const std::string& path, const Network& network,
-                      const LocalState& state, const StateAttributes& attributes) {
+                      const LocalState& state, const StateAttributes& attributes, const StateStorage& storage) {
+  // A thread-safe HDF5 keeps its error-printing setting per thread: this one's is set here.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   // Ranks take turns: rank r waits for r-1's flag, writes its block unless someone failed, passes on.
   int failed_before = 0;
   if (mpi.rank() > 0) MPI_Recv(&failed_before, 1, MPI_INT, mpi.rank() - 1, 0, mpi.comm(), MPI_STATUS_IGNORE);
@@ -337,7 +305,7 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
                                   : H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
       if (id < 0 && mpi.root()) throw create_failure(partial);
       Hdf5Handle file = checked(id, H5Fclose, "cannot open '" + partial + "'");
-      if (mpi.root()) create_layout(file, network, state.global_zones, attributes);
+      if (mpi.root()) create_layout(file, network, state.global_zones, attributes, storage);
       write_blocks(file, state, network.species_count(), H5P_DEFAULT);
       file.close("cannot close '" + partial + "'");
     } catch (const std::exception& error) {

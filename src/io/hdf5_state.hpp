@@ -13,6 +13,7 @@
 #include "decomposition/decomposition.hpp"
 #include "decomposition/mpi_context.hpp"
 #include "io/provenance.hpp"
+#include "io/state_storage.hpp"
 #include "network/network.hpp"
 
 namespace zoneode {
@@ -52,9 +53,12 @@ struct LocalState {
 };
 
 // Collective over all ranks. Throws std::runtime_error on every rank if any rank failed; then no
-// file exists under `path` (a previous file there is left as it was).
+// file exists under `path` (a previous file there is left as it was). May run on a thread other
+// than main (cli/run_output.cpp), provided no other thread of the rank calls MPI or HDF5 meanwhile.
+// `storage`: contiguous or chunked, compressed, per-zone datasets. With parallel HDF5 a compressed
+// file is written collectively (HDF5 filters need it), an uncompressed one independently.
 void write_state_file(const MpiContext& mpi, const std::string& path, const Network& network,
-                      const LocalState& state, const StateAttributes& attributes);
+                      const LocalState& state, const StateAttributes& attributes, const StateStorage& storage = {});
 
 // What a state file holds, read by every rank (small).
 struct StateFileInfo {

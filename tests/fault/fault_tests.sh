@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Injected faults (issue 11): write errors on one rank of 1, 2 and 3 (an LD_PRELOAD shim), a real
+# Injected faults (issue 11): write errors on one rank of 1, 2 and 3 (an LD_PRELOAD shim; the
+# overlapped write by default, the synchronous one and a compressed file too: issue 22), a real
 # full disk (a small tmpfs, when root), a read-only output folder, ranks started with different
 # decks, --force over a directory, and kill -9 at random moments of a multi-step run with large
 # outputs. Every faulty run must end within a time limit with its exit code and a message, leave no
@@ -46,7 +47,8 @@ ends() {
   outcome "${log%.log}" "$status" "$expected"
   [ "$status" -eq "$expected" ] || { echo "  $ranks rank(s): exited $status, expected $expected"; tail -5 "$log"; return 1; }
 }
-no_partial() { ! ls "$1"/*.partial >/dev/null 2>&1 || { echo "  left: $(ls "$1"/*.partial)"; return 1; }; }
+# Neither a .partial nor Open MPI's lock files named after it (.partial-<id>-<pid>.lock).
+no_partial() { ! ls "$1"/*.partial "$1"/*.partial-*.lock >/dev/null 2>&1 || { echo "  left: $(ls "$1"/*.partial*)"; return 1; }; }
 same() { "$compare" "$1" "$2" --rtol 0 --atol 0 --quiet >/dev/null 2>&1 || { echo "  $2 differs from $1"; return 1; }; }
 
 deck=("$source_dir/inputs/quick.yaml" --quiet --set zones.count=64 --set integrator.end_time=1e-4 --set steps.count=3)
@@ -74,6 +76,27 @@ for ranks in 1 2 3; do
       check "$name no step-2 file" test ! -e "$name/run_step000002.h5"
       check "$name step 1 intact" same ref_step000001.h5 "$name/run_step000001.h5"
     done
+  done
+done
+
+# ---- The same with the synchronous write (output.overlap false; the cases above write step 2 while
+# step 3 integrates), and with a compressed file (chunked, gzip: parallel HDF5 writes it
+# collectively, so a rank's error inside a collective call is ended by the write watchdog).
+for variant in sync compressed; do
+  for failing in 0 1; do
+    [ "$variant" = compressed ] && [ "$failing" -eq 0 ] && continue  # one case: the watchdog's 10 s each
+    name="eio-r2-f${failing}-${variant}"
+    mkdir "$name"
+    settings=(--set output.overlap=false)
+    [ "$variant" = compressed ] && settings=(--set output.chunk_zones=8 --set output.compression=shuffle+gzip-1)
+    faults=$((faults + 1))
+    check "$name ends with exit 1" ends 2 1 "$name.log" -x LD_PRELOAD="$shim" -x ZONEODE_FAULT_RANK="$failing" \
+      -x ZONEODE_FAULT_PATH=_step000002.h5.partial -x ZONEODE_FAULT_AFTER=3 -x ZONEODE_FAULT_ERRNO=ENOSPC \
+      "$zoneode" "${deck[@]}" "${settings[@]}" --set output.prefix="$work/$name/run"
+    check "$name says which file" grep -q "run_step000002.h5" "$name.log"
+    check "$name no .partial" no_partial "$name"
+    check "$name no step-2 file" test ! -e "$name/run_step000002.h5"
+    check "$name step 1 intact" same ref_step000001.h5 "$name/run_step000001.h5"
   done
 done
 
