@@ -13,7 +13,7 @@ import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPORT = os.path.join(SOURCE, "scripts", "report.py")
-LADDER = os.path.join(SOURCE, "kernels", "results", "h200-ladder-run2.json")
+LADDER = os.path.join(SOURCE, "docs", "results", "h200-ladder-run2.json")
 
 
 def summary(ranks, zones, seconds, per_rank=None, steps=1000000, variant="none", result_hash="abc", threads=1,
