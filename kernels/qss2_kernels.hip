@@ -30,7 +30,8 @@ template <typename Visit>
 bool with_kernel(int block, int group, Visit&& visit) {
 #define ZONEODE_QSS2(B, G) \
   if (block == B && group == G) return visit(qss2_kernel<B, G>), true;
-  ZONEODE_QSS2(128, 0) ZONEODE_QSS2(256, 0)  // final (128 on the H200; 256 on gfx90a and for few zones)
+  ZONEODE_QSS2(128, 0) ZONEODE_QSS2(256, 0)  // final (128 on the H200; 256 on gfx90a)
+  ZONEODE_QSS2(512, 0)                        // final for few zones
   ZONEODE_QSS2(256, 1)                        // baseline, lds
   ZONEODE_QSS2(256, 8) ZONEODE_QSS2(512, 8)   // wave; tuned (gfx90a 256, sm_90 512)
 #undef ZONEODE_QSS2
@@ -44,7 +45,7 @@ LaunchPlan plan_qss2(LaunchPlan plan, const LaunchContext& context) {
   if (!with_kernel(plan.block, plan.group, [&](auto kernel) { size_grid(kernel, context, plan); }))
     throw std::invalid_argument("integrator.method: qss2 on the GPU has no kernel for " + std::to_string(plan.block) +
                                 " threads and " + std::to_string(plan.group) +
-                                " lanes per species (run.kernel_config); it has 128x0, 256x0, 256x1, 256x8, 512x8");
+                                " lanes per species (run.kernel_config); it has 128x0, 256x0, 512x0, 256x1, 256x8, 512x8");
   return plan;
 }
 

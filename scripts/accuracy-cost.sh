@@ -48,8 +48,15 @@ done
 [ "$mode" = cpu ] || run_timeout=60
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3
+# A Python with h5py, numpy and matplotlib: Debian's /usr/bin/python3 here, the PATH's python3 on
+# the GPU machine (whose /usr/bin/python3 has no h5py); ZONEODE_PYTHON wins.
+python=${ZONEODE_PYTHON:-}
+if [ -z "$python" ]; then
+  for candidate in /usr/bin/python3 python3; do
+    if "$candidate" -c "import h5py, numpy, matplotlib" 2>/dev/null; then python=$candidate; break; fi
+  done
+  python=${python:-/usr/bin/python3}
+fi
 "$python" -c "import h5py, numpy, matplotlib" || { echo "accuracy-cost.sh: $python needs h5py, numpy, matplotlib" >&2; exit 2; }
 work=$(mktemp -d)
 log="$out/accuracy-cost.log"
