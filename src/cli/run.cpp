@@ -17,6 +17,7 @@
 
 #include "backends/backend.hpp"
 #include "cli/cli.hpp"
+#include "cli/preflight.hpp"
 #include "cli/report.hpp"
 #include "cli/self_check.hpp"
 #include "cli/signals.hpp"
@@ -25,7 +26,6 @@
 #include "common/fnv1a.hpp"
 #include "decomposition/decomposition.hpp"
 #include "decomposition/rebalance.hpp"
-#include "decomposition/same_inputs.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "io/hdf5_state.hpp"
@@ -136,44 +136,9 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
   return plan;
 }
 
-// Never overwrite an output without --force, and find that out before any work.
-void check_outputs_free(const CliOptions& options, const Deck& deck, const RunPlan& plan) {
-  if (options.force) return;
-  for (std::int64_t step = options.restart.empty() ? 0 : plan.first_step; step <= plan.last_step; ++step) {
-    if (deck.output.writes(step, plan.last_step) && std::filesystem::exists(deck.output.file(step)))
-      throw InputError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
-  }
-}
-
-// The folders of the outputs (state files, summary) exist before any work: created where
-// missing, or the reason they cannot be is the error. And a file can be made in each: a probe
-// file is created and removed (access() is not enough: root ignores permission bits, not a
-// read-only file system), so a folder that cannot be written stops the run before the integration.
-void prepare_output_folders(const Deck& deck) {
-  const std::pair<std::string, std::string> outputs[] = {
-      {deck.output.prefix.empty() ? std::string() : deck.output.file(0), "output.prefix '" + deck.output.prefix + "'"},
-      {deck.run.summary, "summary '" + deck.run.summary + "'"}};
-  for (const auto& [file, of] : outputs) {
-    if (file.empty()) continue;
-    std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code error;
-    std::filesystem::create_directories(folder, error);
-    if (error) throw InputError("cannot create the output folder '" + folder.string() + "': " + error.message());
-    std::string probe = (folder / ".zoneode-write-probe-XXXXXX").string();
-    const int descriptor = mkstemp(probe.data());
-    if (descriptor < 0)
-      throw InputError("cannot write in the output folder '" + folder.string() + "' of " + of + ": " +
-                       std::strerror(errno));
-    close(descriptor);
-    if (unlink(probe.c_str()) != 0)
-      throw InputError("cannot remove '" + probe + "' from the output folder: " + std::strerror(errno));
-  }
-}
-
 void build_zones(const Deck& deck, const Network& network, const RunPlan& plan, ZoneBatch& batch) {
   if (!plan.zone_file.empty()) {
-    read_zone_block(plan.zone_file, plan.zones, plan.block, batch);
+    read_zone_block(plan.zone_file, plan.zones, plan.block, network, deck.zones.mass_sum_tolerance, batch);
     return;
   }
   const ZoneBuilder builder(deck.zones, network);
@@ -306,15 +271,11 @@ int run_deck(const CliOptions& options, const MpiContext& mpi) {
   const CompactNetwork& compact = *compacted;
   print_network(network, compact, false, out);
   const std::string hash = hex64(network_hash(network));
-  collectively(mpi, exit_input_error, [&] { check_ranks_read_same_inputs(mpi, deck.resolved_yaml, hash); });
+  check_inputs_before_any_work(options, deck, hash, mpi);  // cli/preflight.hpp
 
   RunPlan plan;
-  collectively(mpi, exit_input_error, [&] {
-    plan = plan_run(options, deck, network, hash, mpi);
-    if (!mpi.root()) return;
-    check_outputs_free(options, deck, plan);
-    prepare_output_folders(deck);
-  });
+  collectively(mpi, exit_input_error, [&] { plan = plan_run(options, deck, network, hash, mpi); });
+  check_outputs_before_any_work(options, deck, plan.first_step, plan.last_step, mpi);  // cli/preflight.hpp
 
   std::unique_ptr<Backend> backend;
   collectively(mpi, exit_input_error, [&] {
