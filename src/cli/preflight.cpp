@@ -89,8 +89,9 @@ void agree_views(const MpiContext& mpi, const std::string& what, const std::stri
   refuse_if(mpi, message);
 }
 
+// A path in full (a path is at most PATH_MAX long, and the user needs all of it).
 std::string quoted(const std::string& path) {
-  std::string text = excerpt(path);  // appended, not "'" + std::string&&: a GCC 12 -Wrestrict false positive
+  std::string text = path;  // appended, not "'" + std::string&&: a GCC 12 -Wrestrict false positive
   text.insert(text.begin(), '\'');
   text += '\'';
   return text;

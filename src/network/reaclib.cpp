@@ -273,12 +273,12 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
   {
     std::map<Key, const ParsedSet*> first_of_group;
     // A set given twice (a library concatenated with itself, an edit) would be summed: twice the rate.
-    std::map<std::tuple<Key, std::array<double, 7>>, const ParsedSet*> first_copy;
+    std::map<std::tuple<Key, std::array<double, 7>, double>, const ParsedSet*> first_copy;
     for (const auto& set : sets) {
-      const auto [copy, new_set] = first_copy.emplace(std::make_tuple(key_of(set), set.rate.a), &set);
+      const auto [copy, new_set] = first_copy.emplace(std::make_tuple(key_of(set), set.rate.a, set.Q_MeV), &set);
       if (!new_set)
         fail(source, set.line, "this set repeats the set at line " + std::to_string(copy->second->line) +
-                                   " (same nuclides, label, flags and coefficients), expected each set once: "
+                                   " (same nuclides, label, flags, Q and coefficients), expected each set once: "
                                    "sets of one reaction are summed, so it would count twice");
       const auto [it, inserted] = first_of_group.emplace(key_of(set), &set);
       if (!inserted && !same_q(it->second->Q_MeV, set.Q_MeV)) {
