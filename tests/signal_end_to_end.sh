@@ -97,7 +97,9 @@ fi
 
 # 2b. Ctrl-C (SIGINT) stops like SIGTERM: a checkpoint and 75 (issue 18: it ended with 130 and no
 # checkpoint); a second Ctrl-C ends the run at once (130), for runs with one long outer step.
-signalled_run "$work/int.log" INT self env OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set output.prefix="$work/int"
+# A script's background job ignores SIGINT (and zoneode leaves it so): env gives it back its default.
+signalled_run "$work/int.log" INT self env --default-signal=INT OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" \
+  --set output.prefix="$work/int"
 [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "i18_also_sigint $stopped_status 75" >>"$ZONEODE_OUTCOMES"
 check "SIGINT: exit 75" status_is 75 "$stopped_status" "$work/int.log"
 ki=$(checkpoint_step "$work/int.log" "$work/int_checkpoint.h5")
@@ -112,7 +114,7 @@ twice() {  # Ctrl-C twice, 0.2 s apart
   wait $pid
   stopped_status=$?
 }
-twice env OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set zones.count=4096 --set output.prefix="$work/int2"  # steps of ~2 s
+twice env --default-signal=INT OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set zones.count=4096 --set output.prefix="$work/int2"  # steps of ~2 s
 check "a second SIGINT ends the run at once (130)" status_is 130 "$stopped_status" "$work/int2.log"
 
 # 3. The last restart finishes: every file the stopped runs wrote is bitwise the reference's.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -180,29 +181,31 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
                         const std::string& restart) {
   std::vector<std::vector<std::string>> input_identities;
   for (const InputPath& input : inputs) input_identities.push_back(input_identities_of(input.path));
-  // The summary and the checkpoint against every output before them (state files differ by name).
-  std::vector<std::pair<std::string, const OutputPath*>> singles;
+  // Up to a million state files share one folder: it is resolved once.
+  std::map<std::string, std::string> folders;
+  std::vector<std::string> identities;
   for (const OutputPath& output : outputs) {
-    const std::string identity = output_identity(output.path);
-    for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const fs::path absolute = fs::absolute(output.path);
+    auto folder = folders.find(absolute.parent_path().string());
+    if (folder == folders.end())
+      folder = folders.emplace(absolute.parent_path().string(), resolved_folder(absolute.parent_path().string())).first;
+    identities.push_back((fs::path(folder->second) / absolute.filename()).string());
+  }
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const OutputPath& output = outputs[k];
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
       bool same = false;
-      for (const std::string& id : input_identities[k]) same = same || id == identity;
+      for (const std::string& id : input_identities[i]) same = same || id == identities[k];
       // A checkpoint replaces the one a resubmitted run restarted from: read in full before.
-      if (!same || (output.kind == OutputPath::checkpoint && inputs[k].path == restart)) continue;
-      throw InputError(output.what + " would replace " + inputs[k].what + " " + quoted(inputs[k].path) +
+      if (!same || (output.kind == OutputPath::checkpoint && inputs[i].path == restart)) continue;
+      throw InputError(output.what + " would replace " + inputs[i].what + " " + quoted(inputs[i].path) +
                        ", an input of this run: choose another path");
     }
-    for (const auto& [other_identity, other] : singles) {
-      if (other_identity == identity)
-        throw InputError(output.what + " would replace " + other->what + ", another output of this run: choose another path");
-    }
-    if (output.kind != OutputPath::state_file) singles.push_back({identity, &output});
-  }
-  for (const OutputPath& output : outputs) {
+    // The state files differ by name; the checkpoint and the summary are compared with all.
     if (output.kind == OutputPath::state_file) continue;
-    for (const OutputPath& other : outputs) {
-      if (other.kind == OutputPath::state_file && output_identity(other.path) == output_identity(output.path))
-        throw InputError(output.what + " would replace " + other.what + ", another output of this run: choose another path");
+    for (std::size_t j = 0; j < outputs.size(); ++j) {
+      if (j != k && identities[j] == identities[k])
+        throw InputError(output.what + " would replace " + outputs[j].what + ", another output of this run: choose another path");
     }
   }
   for (const OutputPath& output : outputs) {

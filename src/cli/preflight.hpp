@@ -63,6 +63,7 @@ std::string non_regular_kind(const std::string& path);
 // resolved, its own name not followed); an input is lost when that entry is the input's own or
 // the file it resolves to (both returned).
 std::string output_identity(const std::string& path);
+std::string resolved_folder(const std::string& folder);  // absolute, symbolic links resolved
 std::vector<std::string> input_identities_of(const std::string& path);
 
 // Files an output may replace without --force, being of its own kind: a checkpoint (HDF5,

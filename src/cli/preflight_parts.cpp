@@ -159,12 +159,16 @@ std::vector<std::string> changed_results_keys(const std::string& stored, const s
 
 // ---- Output paths ----
 
+std::string resolved_folder(const std::string& folder) {
+  const fs::path absolute = fs::absolute(folder);
+  std::error_code error;
+  const fs::path resolved = fs::weakly_canonical(absolute, error);
+  return (error ? absolute.lexically_normal() : resolved).string();
+}
+
 std::string output_identity(const std::string& path) {
   const fs::path absolute = fs::absolute(path);
-  std::error_code error;
-  fs::path folder = fs::weakly_canonical(absolute.parent_path(), error);
-  if (error) folder = absolute.parent_path().lexically_normal();
-  return (folder / absolute.filename()).string();
+  return (fs::path(resolved_folder(absolute.parent_path().string())) / absolute.filename()).string();
 }
 
 std::vector<std::string> input_identities_of(const std::string& path) {

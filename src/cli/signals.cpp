@@ -20,6 +20,10 @@ void trap_stop_signals() {
   // Ctrl-C once asks for a checkpoint; a second Ctrl-C has the default action (ends the run at
   // once, status 130), so that a run with one long outer step can still be interrupted.
   if (received_signal == SIGINT) return;  // the handler was used up already: leave it so
+  // Ignored by whoever started the run (a background job of a script, by POSIX shells'
+  // convention): Ctrl-C is not meant for it, so it stays ignored.
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) return;
   action.sa_flags = SA_RESTART | SA_RESETHAND;
   sigaction(SIGINT, &action, nullptr);
 }

@@ -53,7 +53,7 @@ shim_on() { echo -x LD_PRELOAD="$shim" -x ZONEODE_FAULT_PATH=/no-such-file-is-wr
 read -ra shimmed <<<"$(shim_on 1)"
 
 deck=("$source_dir/inputs/quick.yaml" --quiet --set zones.count=64 --set integrator.end_time=1e-4 --set steps.count=3)
-check "reference run" ends reference 0 "" -n 1 "$zoneode" "${deck[@]}" --set output.prefix="$work/ref"
+check "reference run" ends setup_reference 0 "" -n 1 "$zoneode" "${deck[@]}" --set output.prefix="$work/ref"
 
 # ---- Ranks given different --restart files (mpirun's MPMD form): steps 1 and 2.
 mkdir restarts
