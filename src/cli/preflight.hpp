@@ -46,8 +46,9 @@ bool results_relevant_key(const std::string& dotted_key);
 // are not compared. Throws InputError when `stored` is no deck (not YAML, or no integrator).
 std::vector<std::string> changed_results_keys(const std::string& stored, const std::string& current);
 
-// Digest of a file's content: its size and a 64-bit hash of its bytes (every byte up to 256 MiB;
-// larger files: the first and last 16 MiB and 256 windows of 64 KiB spread over the rest).
+// Digest of a file's content: its size and a 64-bit hash of its bytes (every byte up to 64 MiB;
+// larger files: the first and last 16 MiB and 512 windows of 64 KiB spread over the rest, 64 MiB
+// in all: every rank reads it).
 // Throws InputError naming `what` and the file when it is no regular file or cannot be read.
 struct FileDigest {
   std::uint64_t size = 0;

@@ -48,10 +48,12 @@ struct WordHash {
   }
 };
 
-constexpr std::uint64_t whole_file_limit = 256ull << 20;  // [bytes] hashed in full up to this
-constexpr std::uint64_t end_window = 16ull << 20;          // [bytes] first and last, beyond it
+// Every rank reads what it hashes (the page cache serves the ranks of a node after the first):
+// at most 64 MiB each, whatever the file's size.
+constexpr std::uint64_t whole_file_limit = 64ull << 20;  // [bytes] hashed in full up to this
+constexpr std::uint64_t end_window = 16ull << 20;         // [bytes] first and last, beyond it
 constexpr std::uint64_t sample_window = 64ull << 10;       // [bytes] each of the samples between
-constexpr int samples = 256;
+constexpr int samples = 512;  // 32 MiB
 
 }  // namespace
 
@@ -119,14 +121,17 @@ std::vector<std::string> changed_results_keys(const std::string& stored, const s
   if (stored.empty()) throw InputError("the file holds no deck");
   const YAML::Node file_deck = load_yaml_text(stored, "its deck");
   const YAML::Node run_deck = load_yaml_text(current, "this deck");
-  if (!file_deck.IsMap() || !file_deck["integrator"].IsMap())
+  // (IsDefined first: yaml-cpp throws on asking the type of a key that is absent.)
+  const auto is_map = [](const YAML::Node& node) { return node.IsDefined() && node.IsMap(); };
+  if (!is_map(file_deck) || !is_map(file_deck["integrator"]))
     throw InputError("its deck has no integrator section, expected a resolved zoneode deck");
   // Every results-relevant key of either deck, section by section, in this run's order.
   std::vector<std::string> keys;
   for (const char* section : {"integrator", "steps"}) {
     for (const YAML::Node& deck : {run_deck, file_deck}) {
+      if (!is_map(deck)) continue;
       const YAML::Node map = deck[section];
-      if (!map.IsMap()) continue;
+      if (!is_map(map)) continue;
       for (auto it = map.begin(); it != map.end(); ++it) {
         if (!it->first.IsScalar()) continue;
         const std::string key = std::string(section) + "." + it->first.Scalar();
@@ -134,10 +139,11 @@ std::vector<std::string> changed_results_keys(const std::string& stored, const s
       }
     }
   }
-  auto value_of = [](const YAML::Node& deck, const std::string& key) -> std::optional<std::string> {
+  auto value_of = [&](const YAML::Node& deck, const std::string& key) -> std::optional<std::string> {
     const std::size_t dot = key.find('.');
+    if (!is_map(deck)) return std::nullopt;
     const YAML::Node section = deck[key.substr(0, dot)];
-    if (!section.IsMap()) return std::nullopt;
+    if (!is_map(section)) return std::nullopt;
     const YAML::Node value = section[key.substr(dot + 1)];
     if (!value.IsDefined() || value.IsNull()) return std::nullopt;
     return value.IsScalar() ? value.Scalar() : emit_yaml(value);

@@ -241,7 +241,9 @@ void check_dataset_is_stored(hid_t dataset, const std::string& what) {
   std::string shape;
   bool empty = false;
   for (int d = 0; d < rank; ++d) {
-    shape += "[" + std::to_string(dims[d]) + "]";
+    shape += '[';  // appended piece by piece: "[" + std::string&& trips a GCC 12 -Wrestrict false positive
+    shape += std::to_string(dims[d]);
+    shape += ']';
     empty = empty || dims[d] == 0;
   }
   if (empty) return;
