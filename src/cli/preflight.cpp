@@ -148,13 +148,14 @@ void agree_folder_writable(const MpiContext& mpi, const std::string& folder, con
 
 struct OutputPath {
   std::string path;
-  std::string what;  // "summary 'S'", "the state file of outer step 3 (output.prefix 'P')"
+  std::string what;  // "summary 'S'", "the state file 'P_step000003.h5' of outer step 3"
   enum Kind { state_file, checkpoint, summary, network_export } kind;
 };
 
 struct InputPath {
   std::string path;
   std::string what;
+  bool restart = false;  // the --restart file
 };
 
 std::vector<InputPath> inputs_of(const CliOptions& options, const Deck& deck) {
@@ -162,7 +163,7 @@ std::vector<InputPath> inputs_of(const CliOptions& options, const Deck& deck) {
   if (!deck.network.file.empty()) inputs.push_back({deck.network.file, "network.file"});
   if (!deck.network.nuclides_file.empty()) inputs.push_back({deck.network.nuclides_file, "network.nuclides_file"});
   if (!deck.zones.from_file.empty()) inputs.push_back({deck.zones.from_file, "zones.from_file"});
-  if (!options.restart.empty()) inputs.push_back({options.restart, "--restart"});
+  if (!options.restart.empty()) inputs.push_back({options.restart, "--restart", true});
   return inputs;
 }
 
@@ -177,8 +178,7 @@ bool replaceable_without_force(const OutputPath& output) {
 // The one rule for every output path: never an input of the run, never another of its outputs; an
 // existing file only with --force (or a file of its own kind, above); never a directory or another
 // kind of file, --force or not. Names the output, the path and the reason.
-void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force,
-                        const std::string& restart) {
+void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force) {
   std::vector<std::vector<std::string>> input_identities;
   for (const InputPath& input : inputs) input_identities.push_back(input_identities_of(input.path));
   // Up to a million state files share one folder: it is resolved once.
@@ -197,7 +197,7 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
       bool same = false;
       for (const std::string& id : input_identities[i]) same = same || id == identities[k];
       // A checkpoint replaces the one a resubmitted run restarted from: read in full before.
-      if (!same || (output.kind == OutputPath::checkpoint && inputs[i].path == restart)) continue;
+      if (!same || (output.kind == OutputPath::checkpoint && inputs[i].restart)) continue;
       throw InputError(output.what + " would replace " + inputs[i].what + " " + quoted(inputs[i].path) +
                        ", an input of this run: choose another path");
     }
@@ -205,7 +205,8 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
     if (output.kind == OutputPath::state_file) continue;
     for (std::size_t j = 0; j < outputs.size(); ++j) {
       if (j != k && identities[j] == identities[k])
-        throw InputError(output.what + " would replace " + outputs[j].what + ", another output of this run: choose another path");
+        throw InputError(output.what + " would replace " + outputs[j].what +
+                         ", another output of this run: choose another path");
     }
   }
   for (const OutputPath& output : outputs) {
@@ -215,7 +216,8 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
     if (fs::is_directory(status))
       throw InputError(output.what + " is a directory: choose another path (--force never replaces a directory)");
     if (!fs::is_regular_file(status) && !fs::is_symlink(status))
-      throw InputError(output.what + " is " + file_kind_name(status.type()) + ": choose another path (--force never replaces one)");
+      throw InputError(output.what + " is " + file_kind_name(status.type()) +
+                       ": choose another path (--force never replaces one)");
     if (force || replaceable_without_force(output)) continue;
     const std::string kind = output.kind == OutputPath::checkpoint ? " and is no zoneode checkpoint"
                            : output.kind == OutputPath::summary    ? " and is no zoneode summary"
@@ -269,8 +271,9 @@ void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, c
     if (!error.empty()) {
       message = "--restart: " + quoted(file) + ": its deck (attribute deck) cannot be compared with this one: " + error;
     } else if (!changed.empty()) {
-      message = "--restart: " + quoted(file) + " was written by a deck with other values of keys that change results: " +
-                listed + "; continue with the deck that wrote it";
+      message = "--restart: " + quoted(file) +
+                " was written by a deck with other values of keys that change results: " + listed +
+                "; continue with the deck that wrote it";
     }
     if (!message.empty() && options.restart_allow_changed) {
       std::cerr << "zoneode: warning: " << message
@@ -289,18 +292,18 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
   if (mpi.root()) {
     error = error_of([&] {
       std::vector<OutputPath> outputs;
-      const std::string prefix = "output.prefix " + quoted(deck.output.prefix);
       for (std::int64_t step = options.restart.empty() ? 0 : first_step; step <= last_step; ++step) {
         if (!deck.output.writes(step, last_step)) continue;
-        outputs.push_back({deck.output.file(step), "the state file of outer step " + std::to_string(step) + " (" + prefix + ")",
+        outputs.push_back({deck.output.file(step),
+                           "the state file " + quoted(deck.output.file(step)) + " of outer step " + std::to_string(step),
                            OutputPath::state_file});
       }
       if (!deck.output.prefix.empty())
-        outputs.push_back({deck.output.checkpoint_file(), "the checkpoint " + quoted(deck.output.checkpoint_file()) + " (" + prefix + ")",
+        outputs.push_back({deck.output.checkpoint_file(), "the checkpoint " + quoted(deck.output.checkpoint_file()),
                            OutputPath::checkpoint});
       if (!deck.run.summary.empty())
         outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary});
-      check_output_paths(outputs, inputs_of(options, deck), options.force, options.restart);
+      check_output_paths(outputs, inputs_of(options, deck), options.force);
       if (!deck.output.prefix.empty()) create_folder(folder_of(deck.output.file(0)));
       if (!deck.run.summary.empty()) create_folder(folder_of(deck.run.summary));
     });
@@ -309,12 +312,13 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
   // Every rank writes its zones into the state files; rank 0 alone the summary.
   if (!deck.output.prefix.empty())
     agree_folder_writable(mpi, folder_of(deck.output.file(0)), "output.prefix " + quoted(deck.output.prefix), true);
-  if (!deck.run.summary.empty()) agree_folder_writable(mpi, folder_of(deck.run.summary), "summary " + quoted(deck.run.summary), false);
+  if (!deck.run.summary.empty())
+    agree_folder_writable(mpi, folder_of(deck.run.summary), "summary " + quoted(deck.run.summary), false);
 }
 
 void check_network_export_path(const CliOptions& options, const Deck& deck) {
   check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export}},
-                     inputs_of(options, deck), options.force, "");
+                     inputs_of(options, deck), options.force);
 }
 
 std::string rank_list(const std::vector<int>& ranks) {

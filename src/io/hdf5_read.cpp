@@ -141,10 +141,12 @@ std::string why_no_dataset(hid_t file, const std::string& path, const std::strin
 // reads as fill values, without an error. So every source must open, found as HDF5 looks for it
 // (HDF5_VDS_PREFIX, the file's own folder, the working directory).
 void check_virtual_sources(hid_t dataset, const std::string& path, const std::string& what) {
-  const Hdf5Handle create = checked<InputError>(H5Dget_create_plist(dataset), H5Pclose, what + ": cannot read its layout");
+  const Hdf5Handle create =
+      checked<InputError>(H5Dget_create_plist(dataset), H5Pclose, what + ": cannot read its layout");
   if (H5Pget_layout(create) != H5D_VIRTUAL) return;
   std::size_t mappings = 0;
-  if (H5Pget_virtual_count(create, &mappings) < 0) throw InputError(what + ": a virtual dataset whose mappings cannot be read");
+  if (H5Pget_virtual_count(create, &mappings) < 0)
+    throw InputError(what + ": a virtual dataset whose mappings cannot be read");
   for (std::size_t k = 0; k < mappings; ++k) {
     auto text = [&](auto get) {
       const ssize_t length = get(create, k, nullptr, 0);
@@ -156,7 +158,8 @@ void check_virtual_sources(hid_t dataset, const std::string& path, const std::st
     const std::string source_file = text(H5Pget_virtual_filename);
     const std::string source_dataset = text(H5Pget_virtual_dsetname);
     auto opens = [&](hid_t in) {
-      const std::string name = source_dataset.empty() || source_dataset[0] != '/' ? source_dataset : source_dataset.substr(1);
+      const bool rooted = !source_dataset.empty() && source_dataset[0] == '/';
+      const std::string name = rooted ? source_dataset.substr(1) : source_dataset;
       if (name.empty() || !link_exists(in, name)) return false;
       const Hdf5Handle object(H5Oopen(in, name.c_str(), H5P_DEFAULT), H5Oclose);
       return object.valid() && H5Iget_type(object) == H5I_DATASET;
@@ -193,7 +196,8 @@ Hdf5Handle open_dataset(hid_t file, const std::string& path, const std::string& 
   if (!object.valid()) throw InputError(what + " " + why_no_dataset(file, path, name) + ", expected " + expected);
   const H5I_type_t kind = H5Iget_type(object);
   if (kind != H5I_DATASET)
-    throw InputError(what + " is " + (kind == H5I_GROUP ? "a group" : kind == H5I_DATATYPE ? "a named datatype" : "no dataset") +
+    throw InputError(what + " is " +
+                     (kind == H5I_GROUP ? "a group" : kind == H5I_DATATYPE ? "a named datatype" : "no dataset") +
                      ", expected a dataset, " + expected);
   object = Hdf5Handle();
   Hdf5Handle dataset = checked<InputError>(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose, what + ": cannot open");
@@ -225,7 +229,8 @@ void check_float64(hid_t dataset, const std::string& what) {
   const std::string found = type_name(type);
   std::string why;
   if (type_class == H5T_INTEGER) why = ": integers cannot hold these values (an abundance below 1 truncates to 0)";
-  else if (type_class == H5T_FLOAT && H5Tget_size(type) < 8) why = ": narrower than float64 (digits and small abundances lost)";
+  else if (type_class == H5T_FLOAT && H5Tget_size(type) < 8)
+    why = ": narrower than float64 (digits and small abundances lost)";
   else if (type_class == H5T_FLOAT && H5Tget_size(type) > 8) why = ": wider than float64 (reading it would narrow it)";
   else if (type_class == H5T_FLOAT) why = ": not IEEE binary64";
   throw InputError(what + ": stored as " + found + ", expected float64" + why);
@@ -249,7 +254,8 @@ void check_dataset_is_stored(hid_t dataset, const std::string& what) {
   if (empty) return;
   {
     // A virtual dataset stores nothing itself: its sources are checked by open_dataset.
-    const Hdf5Handle create = checked<InputError>(H5Dget_create_plist(dataset), H5Pclose, what + ": cannot read its layout");
+    const Hdf5Handle create =
+        checked<InputError>(H5Dget_create_plist(dataset), H5Pclose, what + ": cannot read its layout");
     if (H5Pget_layout(create) == H5D_VIRTUAL) return;
   }
   std::uint64_t bytes = H5Tget_size(type);

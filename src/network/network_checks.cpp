@@ -14,7 +14,8 @@ namespace zoneode {
 
 void check_network_physics(const Network& network, const std::string& source, const std::vector<int>& reaction_lines) {
   auto at = [&](std::size_t r) {
-    return r < reaction_lines.size() && reaction_lines[r] > 0 ? source + ":" + std::to_string(reaction_lines[r]) : source;
+    const bool known = r < reaction_lines.size() && reaction_lines[r] > 0;
+    return known ? source + ":" + std::to_string(reaction_lines[r]) : source;
   };
   if (network.reactions.empty())
     throw std::runtime_error(source + ": the network has no reactions (" + std::to_string(network.species_count()) +
@@ -33,15 +34,16 @@ void check_network_physics(const Network& network, const std::string& source, co
     if (baryons_in != baryons_out)
       fail("baryon number (sum of A) " + std::to_string(baryons_in) + " in, " + std::to_string(baryons_out) +
            " out, expected the same on both sides");
-    const bool weak = reaction.electron_capture ||
-                      std::any_of(reaction.sets.begin(), reaction.sets.end(), [](const RateSet& set) { return set.resonance == 'w'; });
+    const bool weak = reaction.electron_capture || std::any_of(reaction.sets.begin(), reaction.sets.end(),
+                                                               [](const RateSet& set) { return set.resonance == 'w'; });
     const int change = charge_out - charge_in;
     if (reaction.electron_capture && change != -1)
-      fail("an electron capture with charge (sum of Z) " + std::to_string(charge_in) + " in, " + std::to_string(charge_out) +
-           " out, expected one less out");
+      fail("an electron capture with charge (sum of Z) " + std::to_string(charge_in) + " in, " +
+           std::to_string(charge_out) + " out, expected one less out");
     if (change != 0 && !(weak && std::abs(change) == 1))
       fail("charge (sum of Z) " + std::to_string(charge_in) + " in, " + std::to_string(charge_out) + " out, expected " +
-           (weak ? "a change of at most 1 (a weak reaction)" : "the same on both sides (or a weak set, 'w', changing it by 1)"));
+           (weak ? "a change of at most 1 (a weak reaction)"
+                 : "the same on both sides (or a weak set, 'w', changing it by 1)"));
     const double most_q = most_q_per_baryon_MeV * baryons_in;
     if (!(std::fabs(reaction.Q_MeV) <= most_q))
       fail("Q = " + format_number(reaction.Q_MeV) + " MeV, expected |Q| <= " + format_number(most_q) + " MeV (" +
@@ -54,7 +56,8 @@ void check_network_physics(const Network& network, const std::string& source, co
       const auto [first, inserted] = first_with.emplace(std::make_tuple(channel, set.label, set.reverse), r);
       if (inserted || first->second == r) continue;
       fail("repeats reaction " + std::to_string(first->second + 1) + " (" + at(first->second) +
-           "): the same reactants, products and set label '" + excerpt(set.label) + "'" + (set.reverse ? " (reverse)" : "") +
+           "): the same reactants, products and set label '" + excerpt(set.label) + "'" +
+           (set.reverse ? " (reverse)" : "") +
            ", so its rate would count twice; expected each reaction once (its sets on one reaction)");
     }
   }

@@ -190,7 +190,7 @@ fresh() {  # fresh FOLDER: its deck.yaml, o_step000001.h5, o_step000002.h5, and 
 as_it_was() { diff -r "$1.kept" "$1" >/dev/null || { echo "  $1 changed:"; diff -rq "$1.kept" "$1"; return 1; }; }
 fresh own
 check "--summary onto the run's own state file" refused i18_loss_summary_own_state \
-  "summary 'own/o_step000001\.h5' would replace the state file of outer step 1 \(output\.prefix 'own/o'\), another output of this run" \
+  "summary 'own/o_step000001\.h5' would replace the state file 'own/o_step000001\.h5' of outer step 1, another output of this run" \
   "$deck" "${small[@]}" --set output.prefix=own/o --force --summary own/o_step000001.h5
 check "  left as it was" as_it_was own
 fresh earlier
@@ -212,7 +212,7 @@ check "--summary into a directory, before the integration" refused i18_also_summ
 check "  left as it was" as_it_was directory
 fresh from_file
 check "state files onto zones.from_file" refused i18_loss_state_onto_from_file \
-  "the state file of outer step 1 \(output\.prefix 'from_file/o'\) would replace zones\.from_file '.*from_file/o_step000001\.h5', an input" \
+  "the state file 'from_file/o_step000001\.h5' of outer step 1 would replace zones\.from_file '.*from_file/o_step000001\.h5', an input" \
   "$deck" --quiet --set integrator.end_time=1e-4 --set zones="{from_file: from_file/o_step000001.h5}" --set output.prefix=from_file/o --force
 check "  left as it was" as_it_was from_file
 fresh checkpoint
