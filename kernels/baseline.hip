@@ -5,6 +5,8 @@
 // rate factors, the abundances and the fluxes all stay in global memory; reductions (Ye, mass,
 // error, energy) are a shared-memory tree. Blocks stay resident and take zones from a counter, so
 // the workspace is per block, not per zone, and costly zones do not leave blocks idle.
+// resources: gfx90a baseline_kernel, sm_90 baseline_kernel (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
@@ -25,7 +27,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   baseline_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args);
 }
 
-const VariantOps ops{"baseline", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

@@ -1,50 +1,52 @@
-// final: balanced term chunks stored for coalesced reads, one reduction per step, fewer barriers,
-// placement known at compile time, and more threads per zone when zones are few.
+// final: every term of a step gets about the same work, and a step has as few instructions and
+// barriers as the team integrator allows.
 //
-// Changes from tuned, each kept because the ladder measured it (kernels/EXPERIMENTS.md):
-// - Balanced chunks instead of lanes per species. The F+/F- term counts are very uneven (s150:
-//   the neutron has 686 terms, the median species 27), so a fixed number of lanes per species
-//   waits on the heaviest one; the study scheduled its heaviest species first for that reason.
-//   Here the term lists are cut on the host into chunks of at most ceil(terms / 256) terms that
-//   never cross a species boundary; each thread sums its chunks into LDS, then each species adds
-//   its few chunk sums in order. The chunks are numbered longest first and stored by column with
-//   reaction and factor in one word (TermChunks), so a wave's loads are coalesced: ncu showed the
-//   per-thread chunk reads using 11 of every 32 bytes loaded, with L1 83% busy.
-// - The electron fraction of a proposed state is reduced together with the step's mass, energy
-//   and error (one block reduction per geometric step instead of two), and reused by the next
-//   step when the state is accepted unscaled.
-// - Three barriers per geometric step instead of seven: the reduction is one barrier after which
-//   every thread adds the waves' partials (Reduction::broadcast), and an accepted proposal becomes
-//   Y by exchanging the arrays' roles (integrate_zone_team's SWAP).
-// - The placement (what is in LDS) is a template argument: with it known when compiling, LDS
-//   arrays are read with shared-memory loads and the network with global ones, not with generic
-//   loads (ncu: every load was generic when the placement was a run-time flag).
-// - Per target, what the sweep chose: on the H200 128 threads per zone, only the zone's arrays
-//   in shared memory (the step block is read through L1) and a launch bound of 6 blocks per
-//   multiprocessor: more zones per multiprocessor; with fewer zones than half the resident
-//   blocks, 256 threads per zone (the latency-bound case).
-// Block size from ZONEODE_KERNEL_CONFIG=BLOCKx0 for sweeps; ZONEODE_KERNEL_PLACEMENT as elsewhere.
+// What it changes from tuned, and why (measurements: kernels/EXPERIMENTS.md, rows 6-20):
+// - Balanced chunks instead of lanes per species: F+/F- term counts are very uneven (s150's neutron
+//   686 terms, the median species 27), so lanes per species wait on the heaviest one. The term
+//   lists, a factor-k term as k unit terms, are cut on the host into chunks of at most
+//   ceil(terms / 256) terms that never cross a species; each thread sums its chunks into LDS, then
+//   each species adds its few chunk sums in order. Chunks are stored longest first and by column,
+//   so a wave's loads coalesce, and each chunk's terms are ordered against shared-memory bank
+//   conflicts of the flux gathers (kernels/term_chunks.cpp).
+// - Every reaction's flux multiplies the network's most reactants without a branch on its own
+//   count (a warp's reactions differ in count): unused slots name a 1.0 entry of the state arrays.
+// - One reduction per geometric step (mass, energy, and Ye of the proposal, reused by the next
+//   step; the non-finite flag rides on its barrier), three barriers per step, and an accepted
+//   proposal becomes Y by exchanging array roles (zone_team.hpp).
+// - The placement (what is in LDS) is a template argument, so loads are shared or global, not
+//   generic.
+// - Per target: on NVIDIA 128 threads per zone, the zone's arrays alone in shared memory (the
+//   network is read through the large L1) and a launch bound of 6 blocks per multiprocessor; when
+//   zones are fewer than half the resident blocks, 512 threads per zone (latency-bound: more
+//   threads shorten a step). On gfx90a (16 KB L1) the network is staged in LDS, 256 threads,
+//   4 waves per SIMD. No MI250 was available: the gfx90a choices are unmeasured.
+// Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms,
+// run.term_order.
+// resources: gfx90a final_kernelILi256ELb1ELb1E, sm_90 final_bounded_kernelILi128ELi6E (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
+#include <algorithm>
+
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
 namespace {
 
 #if defined(__CUDACC__)
-// H200 sweep (kernels/EXPERIMENTS.md): 128 threads, zone arrays alone in shared memory (the step
-// block is read through L1, which holds it for every block of a multiprocessor), and a launch
-// bound of 6 blocks per multiprocessor (80 registers, no spills; 96 without it allow 5 blocks).
+// The H200 sweep's choice (EXPERIMENTS.md 7, 12).
 constexpr KernelConfig final_default{128, 0, 6};
 constexpr bool final_stages_network = false;
 #else
-// gfx90a, unmeasured: the study's staging (its L1 is 16 KB, so LDS is where the network is reused).
+// gfx90a, unmeasured: the study's staging.
 constexpr KernelConfig final_default{256, 0, 0};
 constexpr bool final_stages_network = true;
 #endif
-constexpr int few_zones_block = 256;  // threads per zone when zones are few (H200: 104 zones)
-constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (H200 sweep)
+constexpr int few_zones_block = 512;    // threads per zone when zones are few (EXPERIMENTS.md 19)
+constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (EXPERIMENTS.md 10)
 
+// gfx90a: 4 waves per SIMD (<= 128 VGPRs), the occupancy of the study's kernel.
 template <int BLOCK, bool NETWORK, bool ZONE>
-__global__ void ZONEODE_BLOCK_SIZE(BLOCK) final_kernel(KernelArgs args) {
+__global__ void ZONEODE_BLOCK_SIZE(BLOCK) ZONEODE_WAVES_PER_SIMD(4) final_kernel(KernelArgs args) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, NETWORK, ZONE, shared, scratch);
@@ -56,6 +58,13 @@ __global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelAr
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<BLOCK, Reduction::broadcast>::scratch_doubles];
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
+}
+
+// A whole 1,024-thread block per zone, for few zones (the study's 104): the bound is required.
+__global__ void ZONEODE_BOUNDED(1024, 1) final_wide_kernel(KernelArgs args) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<1024, Reduction::broadcast>::scratch_doubles];
+  run_zones<1024, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
 }
 
 // Calls visit(kernel) with the instantiation for the block size, placement and bound; false if none.
@@ -74,32 +83,31 @@ bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_bloc
   }
   ZONEODE_FINAL(64) ZONEODE_FINAL(128) ZONEODE_FINAL(256) ZONEODE_FINAL(512)
 #undef ZONEODE_FINAL
+  // 1,024 threads (few zones): needs the bound, which caps registers at 64.
+  if (block == 1024 && zone && !network) return visit(final_wide_kernel), true;
   return false;
 }
-
-int chunk_threads() { return chunk_threads_cut; }
 
 LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
   LaunchPlan result = place_arrays(config.block, context, final_stages_network, true);
   result.group = 0;
   // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
-  // too large for it, or the sweeps' ZONEODE_KERNEL_PLACEMENT) run unbounded, as the run header says.
+  // too large for it, or a sweep's run.kernel_placement) run unbounded, as the run header says.
   result.min_blocks = result.stage_zone && !result.stage_network ? config.min_blocks : 0;
   if (!with_kernel(
           config.block, result.stage_network, result.stage_zone,
           [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: final has no " + std::to_string(config.block) + "x0x" +
-                                std::to_string(config.min_blocks) +
-                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7)");
+    throw std::invalid_argument("run.kernel_config: final has no " + config_name(config) +
+                                " (blocks 64, 128, 256, 512 without a bound; 128x0x6 and 128x0x7; 1024 with zone placement)");
   return result;
 }
 
 LaunchPlan plan(const LaunchContext& context) {
-  const KernelConfig config = kernel_config(final_default);
+  const KernelConfig config = kernel_config(context, final_default);
   LaunchPlan result = plan_for(config, context);
   // Few zones leave most of the GPU idle: more threads per zone shorten each step instead. Few:
   // less than half of what the default configuration keeps resident.
-  if (!std::getenv("ZONEODE_KERNEL_CONFIG") && config.block < few_zones_block) {
+  if (!context.tuning.configured && config.block < few_zones_block) {
     LaunchContext full = context;
     full.zones = std::int64_t{1} << 40;
     if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context);
@@ -113,7 +121,27 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
       [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks);
 }
 
-const VariantOps ops{"final", plan, launch, chunk_threads};
+// The host side: the term chunks and reaction words, once per run.
+void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {
+  const std::int64_t terms = network.flux_terms();
+  const int chunk_terms = context.tuning.chunk_terms > 0
+                              ? context.tuning.chunk_terms
+                              : static_cast<int>(std::max<std::int64_t>(1, (terms + chunk_threads_cut - 1) / chunk_threads_cut));
+  const TermChunks chunks = make_term_chunks(network.step_view(), chunk_terms, context.tuning.bank_order);
+  args.chunk_terms = uploads.upload(chunks.terms);
+  args.chunk_column_start = uploads.upload(chunks.column_start);
+  args.chunk_length = uploads.upload(chunks.length);
+  args.chunk_position = uploads.upload(chunks.position);
+  args.creation_chunks = uploads.upload(chunks.creation_chunks);
+  args.destruction_chunks = uploads.upload(chunks.destruction_chunks);
+  args.chunks = chunks.chunks();
+  args.reaction_words = uploads.upload(make_reaction_words(network.step_view()));
+  args.reactant_slots = most_reactants(network.step_view());
+  context.chunks = chunks.chunks();
+  context.state_padding = 1;  // run_zones' 1.0 entry of each state array
+}
+
+const VariantOps ops{plan, launch, prepare};
 
 }  // namespace
 

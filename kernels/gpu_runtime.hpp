@@ -76,12 +76,16 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 // without; kernels/EXPERIMENTS.md), so on CUDA the bound is left out.
 // ZONEODE_BOUNDED(threads, min_blocks) asks for min_blocks resident blocks per multiprocessor
 // (CUDA: caps the registers at 65536 / (threads * min_blocks)); on HIP it is the block size alone.
+// ZONEODE_WAVES_PER_SIMD(n) (HIP) asks for n waves per SIMD: caps VGPRs so that the kernel keeps
+// that occupancy (gfx90a: 4 waves at <= 128 VGPRs); nothing on CUDA.
 #if defined(__CUDACC__)
 #define ZONEODE_BLOCK_SIZE(threads)
 #define ZONEODE_BOUNDED(threads, min_blocks) __launch_bounds__(threads, min_blocks)
+#define ZONEODE_WAVES_PER_SIMD(waves)
 #else
 #define ZONEODE_BLOCK_SIZE(threads) __launch_bounds__(threads)
 #define ZONEODE_BOUNDED(threads, min_blocks) __launch_bounds__(threads)
+#define ZONEODE_WAVES_PER_SIMD(waves) __attribute__((amdgpu_waves_per_eu(waves)))
 #endif
 
 namespace zoneode::gpu {
@@ -101,6 +105,10 @@ __device__ inline double shuffle_down(double value, int offset, int width) {
   return __shfl_down(value, offset, width);
 #endif
 }
+
+// A block barrier that also returns whether `predicate` was true on any thread of the block
+// (CUDA and HIP: __syncthreads_or, a barrier with the reduction in hardware).
+__device__ inline bool sync_any(bool predicate) { return __syncthreads_or(predicate ? 1 : 0) != 0; }
 
 // Sum of `value` over `width` consecutive lanes (a power of two <= wave_size), in a fixed order:
 // lane 0 of each group holds the result. Deterministic: the same bits on every run.

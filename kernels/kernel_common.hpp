@@ -9,6 +9,7 @@
 #include "gpu_runtime.hpp"
 #include "kernel_launch.hpp"
 #include "zone_team.hpp"
+#include "zone_team_qss2.hpp"
 
 namespace zoneode::gpu {
 
@@ -36,8 +37,11 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 
 // The persistent-block kernel body: stage what the plan says, then take zones from the counter
 // until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
-// `shared` is the dynamic shared memory, `scratch` the team's.
-template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false>
+// `shared` is the dynamic shared memory, `scratch` the team's. METHOD is a compile-time choice:
+// a kernel runs one method's team integrator, so that the variants' asymptotic kernels keep their
+// registers and occupancy (qss2's kernels: kernels/qss2_kernels.hip).
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false,
+          IntegrationMethod METHOD = IntegrationMethod::asymptotic>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
@@ -55,12 +59,18 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     lds += doubles;
   }
   if (stage_zone) zone_arrays = lds;
+  // Balanced chunks (final) read reactants through padded state arrays: entry S is 1.0, the unused
+  // reactant slot (WordReactions), so a zone's Y is always copied into the block's own array.
+  constexpr bool padded = GROUP == 0;
+  const int P = padded ? S + 1 : S;
+  const bool local_copy = stage_zone || padded;
   double* Y_local = zone_arrays;
-  double* rate_factor = Y_local + S;
+  double* rate_factor = Y_local + P;
   double* flux = rate_factor + R;
   double* y_full = flux + R;
-  double* y_half = y_full + S;
-  double* chunk_sum = y_half + S;
+  double* y_half = y_full + P;
+  double* chunk_sum = y_half + P;
+  if (padded && team.rank() == 0) Y_local[S] = y_full[S] = y_half[S] = 1.0;  // never overwritten: updates cover [0, S)
   team.sync();
   for (;;) {
     if (team.rank() == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
@@ -70,21 +80,34 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     if (zone >= a.zones) break;
     double* Y_global = a.abundances + zone * S;
     double* Y = Y_global;
-    if (stage_zone) {
+    if (local_copy) {
       for (int i = team.rank(); i < S; i += BLOCK) Y_local[i] = Y_global[i];
       team.sync();
       Y = Y_local;
     }
-    if constexpr (GROUP == 0) {
+    if constexpr (METHOD == IntegrationMethod::qss2) {
+      // y_full: predictor, then corrector; y_half: q0; after the chunk sums, p0 (zone_array_doubles).
+      const auto qss2 = [&](const auto& sums, const auto& reactions) {
+        integrate_zone_team_qss2(team, sums, reactions, a.rates, net, a.settings, a.temperature[zone], a.density[zone],
+                                 Y, rate_factor, flux, y_full, y_half, chunk_sum + a.chunks, a.results + zone);
+      };
+      if constexpr (GROUP == 0) {
+        qss2(ChunkSums{a.chunk_terms, a.chunk_column_start, a.chunk_length, a.chunk_position, a.creation_chunks,
+                       a.destruction_chunks, a.chunks, chunk_sum},
+             WordReactions{a.reaction_words, a.reactant_slots});
+      } else {
+        qss2(LaneGroupSums<GROUP>{}, StepViewReactions{});
+      }
+    } else if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
-      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
+      integrate_zone_team<FUSED_YE, SWAP>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);
     } else {
       integrate_zone_team<FUSED_YE, SWAP>(team, LaneGroupSums<GROUP>{}, StepViewReactions{}, a.rates, net, a.settings, a.temperature[zone],
                                     a.density[zone], Y, rate_factor, flux, y_full, y_half, a.results + zone);
     }
-    if (stage_zone) {
+    if (local_copy) {
       for (int i = team.rank(); i < S; i += BLOCK) Y_global[i] = Y_local[i];
       team.sync();
     }
@@ -93,19 +116,16 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
 
 // Where a staging variant puts a block's arrays: the step block and the zone's arrays in LDS if
 // allowed and they fit together; else the zone's arrays alone; else nothing (global memory).
-// ZONEODE_KERNEL_PLACEMENT=network|zone|global sets what a staging variant may stage (for the
-// ladder's experiments): network both, zone the zone arrays only, global none. Leaves the grid 0.
+// The deck's run.kernel_placement (network|zone|global, for the ladder's experiments) sets what a
+// staging variant may stage: network both, zone the zone arrays only, global none. Leaves the grid 0.
 inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_network, bool allow_zone) {
-  if (const char* placement = std::getenv("ZONEODE_KERNEL_PLACEMENT"); placement && *placement) {
-    const std::string p = placement;
-    if (p != "network" && p != "zone" && p != "global")
-      throw std::invalid_argument("ZONEODE_KERNEL_PLACEMENT='" + p + "': expected network, zone or global");
-    allow_network = p == "network";
-    allow_zone = allow_zone && p != "global";
+  if (c.tuning.placement != KernelPlacement::automatic) {
+    allow_network = c.tuning.placement == KernelPlacement::network;
+    allow_zone = allow_zone && c.tuning.placement != KernelPlacement::global;
   }
   LaunchPlan plan;
   plan.block = block;
-  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
+  const std::size_t zone_bytes = 8 * zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding, c.method);
   const std::size_t network_bytes = (c.step_block_bytes + 7) / 8 * 8;
   const std::size_t static_bytes = 6 * block * sizeof(double) + 64;  // the team's scratch and the zone slot
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
@@ -116,7 +136,8 @@ inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_net
     plan.stage_zone = true;
     plan.shared_bytes = zone_bytes;
   }
-  plan.workspace_doubles = plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks);
+  plan.workspace_doubles =
+      plan.stage_zone ? 0 : zone_array_doubles(c.species_count, c.reaction_count, c.chunks, c.state_padding, c.method);
   return plan;
 }
 

@@ -9,6 +9,8 @@
 // Where it does not fit (the limit is 64 KiB per workgroup on gfx90a; s150 needs 74 KiB for both),
 // the zone arrays alone are staged, and where even those do not fit, nothing: the run header says
 // which ("placement").
+// resources: gfx90a lds_kernel, sm_90 lds_kernel (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
@@ -28,7 +30,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   lds_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
-const VariantOps ops{"lds", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

@@ -3,19 +3,20 @@
 // Changes from wave: the kernel is instantiated for 128, 256 and 512 threads, 4, 8 or 16 lanes
 // per species, and with or without a launch bound that asks for more resident blocks per
 // multiprocessor (capping registers at 64: 8 blocks of 128, 4 of 256, 2 of 512 threads); each
-// target runs the configuration its sweep chose (kernels/EXPERIMENTS.md, made by
-// scripts/gpu-ladder.sh, which sets ZONEODE_KERNEL_CONFIG=BLOCKxGROUPxMIN_BLOCKS per point).
-// Why: wave ran 2 blocks of 256 threads per multiprocessor on the H100 (96 registers), a quarter
-// of its threads; barriers then stall whole multiprocessors. Smaller or more blocks hide them.
+// target runs the configuration its sweep chose (kernels/EXPERIMENTS.md; the sweep sets
+// run.kernel_config=BLOCKxGROUPxMIN_BLOCKS per point).
+// Why: wave keeps few threads resident per multiprocessor (2 blocks of 256 at 96 registers on
+// NVIDIA), and barriers then stall whole multiprocessors; smaller or more blocks hide them.
 // No AMD GPU was available: gfx90a uses the NVIDIA choice, unmeasured (and HIP ignores the bound).
+// resources: gfx90a tuned_kernelILi256ELi8E, sm_90 tuned_bounded_kernelILi512ELi8ELi2E (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
 namespace {
 
 #if defined(__CUDACC__)
-// H200 sweep (kernels/EXPERIMENTS.md): 512 threads, 8 lanes, launch bound 2 blocks/SM 35.8 ns;
-// 256x8 37.2, 256x4 43.1, 128x8 50.5, 512x8 unbounded 59.1.
+// The H200 sweep's choice (EXPERIMENTS.md 5).
 constexpr KernelConfig swept{512, 8, 2};
 #else
 constexpr KernelConfig swept{256, 8, 0};  // not measured on an MI250: the NVIDIA choice
@@ -51,11 +52,10 @@ bool with_kernel(const KernelConfig& c, Visit&& visit) {
 }
 
 LaunchPlan plan(const LaunchContext& context) {
-  const KernelConfig config = kernel_config(swept);
+  const KernelConfig config = kernel_config(context, swept);
   LaunchPlan result;
   if (!with_kernel(config, [&](auto kernel) { result = plan_persistent(kernel, config.block, context, true, true); }))
-    throw std::invalid_argument("ZONEODE_KERNEL_CONFIG: tuned has no " + std::to_string(config.block) + "x" +
-                                std::to_string(config.group) + "x" + std::to_string(config.min_blocks) +
+    throw std::invalid_argument("run.kernel_config: tuned has no " + config_name(config) +
                                 " (blocks 128, 256, 512; lanes 4, 8, 16; min blocks 0 or 65536 / 64 / block)");
   result.group = config.group;
   result.min_blocks = config.min_blocks;
@@ -68,7 +68,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   });
 }
 
-const VariantOps ops{"tuned", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

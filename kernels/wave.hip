@@ -6,6 +6,8 @@
 // block reductions add within each wave by shuffles first, leaving a tree of waves/2 levels
 // instead of log2(256) barriers. Same LDS staging as lds. The sums' order changes, so results
 // differ from the CPU's in the last bits (validation/README.md), reproducibly.
+// resources: gfx90a wave_kernel, sm_90 wave_kernel (the instantiation each target runs by default;
+// scripts/kernel-resources.sh reads this line)
 #include "kernel_common.hpp"
 
 namespace zoneode::gpu {
@@ -26,7 +28,7 @@ void launch(const LaunchPlan& plan, const KernelArgs& args) {
   wave_kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args, plan.stage_network, plan.stage_zone);
 }
 
-const VariantOps ops{"wave", plan, launch};
+const VariantOps ops{plan, launch};
 
 }  // namespace
 

@@ -119,6 +119,46 @@ struct BlockTeam {
     reduce<1>(v);
     return v[0];
   }
+
+  // Sums N values per thread over the block, and whether `flag` was set on any thread. broadcast:
+  // the flag rides on the reduction's one barrier (sync_any) instead of being a value of its own,
+  // and the waves' partials are added pairwise (log2(waves) dependent adds instead of waves - 1);
+  // every thread adds them in the same order, so every thread holds the same bits. Other
+  // reductions count the flag as one more sum (0s and 1s: exact).
+  template <int N>
+  __device__ void reduce_sums_and_flag(double (&v)[N], bool& flag) const {
+    if constexpr (REDUCTION == Reduction::broadcast) {
+      reduce_wave<N>(v);
+      double* partials = scratch + buffer * max_slots * waves;
+      buffer ^= 1;
+      if (rank() % wave_size == 0) {
+#pragma unroll
+        for (int slot = 0; slot < N; ++slot) partials[slot * waves + rank() / wave_size] = v[slot];
+      }
+      flag = sync_any(flag);
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) v[slot] = pairwise_sum<waves>(partials + slot * waves);
+    } else {
+      double all[N + 1];
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) all[slot] = v[slot];
+      all[N] = flag ? 1.0 : 0.0;
+      reduce<N + 1>(all);
+#pragma unroll
+      for (int slot = 0; slot < N; ++slot) v[slot] = all[slot];
+      flag = all[N] != 0.0;
+    }
+  }
+
+  // ((p0 + p1) + (p2 + p3)) + ...: COUNT (a power of two) values in a fixed tree order.
+  template <int COUNT>
+  __device__ static double pairwise_sum(const double* p) {
+    if constexpr (COUNT == 1) {
+      return p[0];
+    } else {
+      return pairwise_sum<COUNT / 2>(p) + pairwise_sum<COUNT / 2>(p + COUNT / 2);
+    }
+  }
 };
 
 // How a team computes every species' F+ and F-: a policy with
@@ -154,13 +194,15 @@ struct LaneGroupSums {
   }
 };
 
-// Balanced chunks (final): the F+ and F- term lists, end to end, are cut into chunks of at most a
-// few consecutive terms of one species' list, about one chunk per thread, and stored by column
-// for coalesced loads (TermChunks in kernel_launch.hpp, built on the host). Each thread sums its
-// chunks into LDS; after a barrier each species adds its few chunks in list order. A species with
-// 686 terms (s150's neutron) no longer holds its whole block back.
+// Balanced chunks (final): the F+ and F- term lists, end to end, with a term of factor k written
+// as k unit terms, are cut into chunks of at most a few terms of one species' list, about one
+// chunk per thread, and stored by column for coalesced loads (TermChunks in kernel_launch.hpp,
+// built on the host). Each thread sums its chunks into LDS; after a barrier each species adds its
+// few chunks in list order. A species with 686 terms (s150's neutron) no longer holds its whole
+// block back. A term is a reaction index only: flux[r] added k times instead of k * flux[r]
+// (no conversion, no multiply; rounding differs from the CPU's in the last bits).
 struct ChunkSums {
-  const std::uint32_t* terms;             // by column: term j of chunk c at terms[column_start[j] + c]
+  const reaction_index_t* terms;          // by column: term j of chunk c at terms[column_start[j] + c]
   const std::int32_t* column_start;
   const std::int32_t* length;             // [chunks]
   const std::int32_t* position;           // [chunks]: list order -> storage order
@@ -174,11 +216,7 @@ struct ChunkSums {
     for (int c = team.rank(); c < chunks; c += Team::size) {
       double sum = 0.0;
       const int terms_in_chunk = length[c];
-      for (int j = 0; j < terms_in_chunk; ++j) {
-        const std::uint32_t term = terms[column_start[j] + c];
-        sum += flux_term(static_cast<reaction_index_t>(term & 0xffffu),
-                         static_cast<stoich_factor_t>(term >> chunk_term_factor_shift), flux);
-      }
+      for (int j = 0; j < terms_in_chunk; ++j) sum += flux[terms[column_start[j] + c]];
       chunk_sum[c] = sum;
     }
     team.sync();
@@ -207,13 +245,17 @@ struct StepViewReactions {
     return reaction_flux(net, r, rate_factor[r], Y, ye);
   }
 };
+// final: every reaction multiplies in the network's most reactants, a reaction's unused slots
+// naming Y[species_count], which run_zones keeps at 1.0 (reaction_flux_slots: bitwise
+// reaction_flux's), so a warp's reactions do not diverge on their counts.
 struct WordReactions {
   const std::uint64_t* words;
+  int slots;
   template <typename Array, typename Abundances>
   __device__ double flux(const StepView&, int r, const Array& rate_factor, const Abundances& Y, double ye) const {
     const std::uint64_t word = words[r];
-    return reaction_flux(
-        rate_factor[r], static_cast<int>(word >> ReactionWords::count_shift) & 7,
+    return reaction_flux_slots(
+        rate_factor[r], slots,
         [word](int k) { return static_cast<int>(word >> (ReactionWords::species_bits * k) & ReactionWords::species_mask); },
         (word >> ReactionWords::capture_shift & 1) != 0, Y, ye);
   }
@@ -298,14 +340,28 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
         if (!is_finite(y)) part.non_finite = 1.0;
       });
     }
-    double v[6] = {part.mass, part.release_start, part.release_mid, ye_part, part.error, part.non_finite};
-    team.template reduce<FUSED_YE ? 4 : 3>(v);  // sums, then maxima (slot 3 is unused, 0, unless fused)
     AttemptReductions reductions;
-    reductions.mass = v[0];
-    reductions.release_rate_start = v[1];
-    reductions.release_rate_mid = v[2];
-    reductions.error_norm = v[4];
-    reductions.finite = v[5] == 0.0;
+    double ye_next = 0.0;  // FUSED_YE: Ye of the proposed state
+    if (adaptive) {
+      double v[6] = {part.mass, part.release_start, part.release_mid, ye_part, part.error, part.non_finite};
+      team.template reduce<FUSED_YE ? 4 : 3>(v);  // sums, then maxima (slot 3 is unused, 0, unless fused)
+      reductions.mass = v[0];
+      reductions.release_rate_start = v[1];
+      reductions.release_rate_mid = v[2];
+      ye_next = v[3];
+      reductions.error_norm = v[4];
+      reductions.finite = v[5] == 0.0;
+    } else {
+      // A geometric step has no half-step release and no error estimate: two values fewer, and
+      // the non-finite flag rides on the reduction's barrier.
+      double v[3] = {part.mass, part.release_start, ye_part};  // slot 2 unused (0) unless fused
+      bool non_finite = part.non_finite != 0.0;
+      team.reduce_sums_and_flag(v, non_finite);
+      reductions.mass = v[0];
+      reductions.release_rate_start = v[1];
+      ye_next = v[2];
+      reductions.finite = !non_finite;
+    }
     // Every thread runs the same controller on the same reduced values: no broadcast needed.
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
@@ -327,7 +383,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
         for (int i = team.rank(); i < S; i += Team::size) Y[i] = proposed[i] * scale;
       }
       if constexpr (FUSED_YE) {
-        ye = v[3];
+        ye = ye_next;
         ye_known = scale == 1.0;  // a renormalised state is summed again
       }
     }

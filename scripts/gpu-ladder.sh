@@ -1,132 +1,314 @@
 #!/usr/bin/env bash
-# The kernel ladder in one command on the GPU machine: builds every variant (ZONEODE_KERNEL=all),
-# measures the device's ceilings, counts the work of a zone-step, validates every variant against
-# the CPU backend and times it (median of 5; the CPU on all host cores in the same run), sweeps the
-# tuned/final configurations and the zone count, and prints the ladder table with each variant's
-# fraction of the counted floor. Writes ladder.txt/.csv/.json, sweeps.txt and logs.tgz to OUT_DIR.
-# Usage: scripts/gpu-ladder.sh [OUT_DIR]     (about 6 minutes on an H100/H200)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+# The kernel ladder on the benchmark set (inputs/bench/README.md), in one call on the GPU machine:
+# builds zoneode, zoneode-compare and zoneode-ceilings (CUDA, every variant, serial HDF5), measures
+# the ceilings, counts each regime's work per zone-step and its floor, runs the CPU backend on all
+# host cores (reference files and ns per zone-step), then every built variant on every regime:
+# compared with the CPU at relative 1e-12 (zoneode-compare --rtol 1e-12 --atol 1e-28) and timed
+# (median of up to 3 runs). Prints one table, regime x variant, and writes to OUT_DIR:
+#   ladder.txt (log and table), ladder.csv, ladder.json, cells.jsonl (raw records), logs.tgz
+# Usage: scripts/gpu-ladder.sh [--dry-run] [OUT_DIR]        (about 6 minutes on an H200)
+#   --dry-run               print the commands, run nothing
+# Environment (all optional):
+#   LADDER_REGIMES="a b c1 c2 d"   regimes to run          LADDER_VARIANTS="..."  variants (default: the binary's)
+#   LADDER_SWEEPS="final:kernel_config=128x0x6,kernel_placement=zone final:chunk_terms=20 ..."
+#                   extra points, each validated and timed on every regime (keys are run.KEY deck keys)
+#   LADDER_ZONES=65536 timed zones (a-c2)      LADDER_CHECK_ZONES=1024 zones compared with the CPU (a-c2)
+#   LADDER_D_ZONES=104 zones of (d)            LADDER_REPEATS=3   LADDER_SLOW_S=5: a cell whose first
+#   run takes longer is run once (the table says so)   LADDER_DEADLINE_S=400: no new cell after this
+#   LADDER_RUN_TIMEOUT_S=150 per run           LADDER_SET="k=v ..." extra --set for every run
+#   LADDER_ZONE_SWEEP=1 the zone-count sweep (off by default; LADDER_ZONE_COUNTS, LADDER_ZONE_SWEEP_VARIANTS)
+#   LADDER_SKIP_BUILD=1 use the build as it is  ZONEODE_BUILD_DIR=build-gpu  ZONEODE_GPU=CUDA|HIP
+#   ZONEODE_CUDA_FLAGS=-lineinfo (line tables for kernels/bench/profile-regimes.sh, which reuses this build;
+#   nvcc 13 sm_90 emits byte-identical kernel code with and without it)
+#   LADDER_FAKE_GPU=1 test without a GPU: "GPU" runs are CPU runs, ceilings invented (marked FAKE)
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+dry=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dry-run) dry=1; shift ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "gpu-ladder.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
 out=${1:-${OUT:-gpu-ladder-out}}
-mkdir -p "$out"
-work=$(mktemp -d)
-build=${ZONEODE_BUILD_DIR:-build-gpu}
+fake=${LADDER_FAKE_GPU:-0}
+build=${ZONEODE_BUILD_DIR:-$([ "$fake" = 1 ] && echo build || echo build-gpu)}
 cores=$(nproc)
+python=${PYTHON:-python3}
+report=kernels/bench/ladder_report.py
+t_start=$SECONDS
+deadline=${LADDER_DEADLINE_S:-400}
+run_timeout=${LADDER_RUN_TIMEOUT_S:-150}
+repeats=${LADDER_REPEATS:-3}
+slow_s=${LADDER_SLOW_S:-5}
+if [ "$fake" = 1 ]; then  # small enough for a 2-core machine without a GPU
+  zones=${LADDER_ZONES:-64} check_zones=${LADDER_CHECK_ZONES:-32} d_zones=${LADDER_D_ZONES:-4}
+  d_set=(--set integrator.end_time=1e-18)  # 46,000 steps instead of 322,379
+else
+  zones=${LADDER_ZONES:-65536} check_zones=${LADDER_CHECK_ZONES:-1024} d_zones=${LADDER_D_ZONES:-104}
+  d_set=()
+fi
+extra_set=(); for kv in ${LADDER_SET:-}; do extra_set+=(--set "$kv"); done
+
+declare -A deck=([a]=inputs/bench/a-s150.yaml [b]=inputs/bench/b-s150-hot.yaml [c1]=inputs/bench/c1-rpz24-hot.yaml
+                 [c2]=inputs/bench/c2-rpz24-rp.yaml [d]=inputs/bench/d-study-104.yaml)
+regimes=${LADDER_REGIMES:-a b c1 c2 d}
+for r in $regimes; do [ -n "${deck[$r]:-}" ] || { echo "gpu-ladder.sh: LADDER_REGIMES: unknown regime '$r' (a b c1 c2 d)" >&2; exit 2; }; done
+
+mkdir -p "$out" || exit 2
+work=$(mktemp -d)
+cells=$out/cells.jsonl
+[ "$dry" = 1 ] || : >"$cells"
+: >"$out/ladder.txt"
 log() { echo "$*" | tee -a "$out/ladder.txt"; }
-log "== gpu-ladder $(date -u +%FT%TZ), commit ${ZONEODE_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}, $cores host cores"
-command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee -a "$out/ladder.txt"
-cmake -S . -B "$build" -G Ninja -DZONEODE_GPU="${ZONEODE_GPU:-CUDA}" -DZONEODE_KERNEL=all -DZONEODE_HDF5=SERIAL \
-  >"$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
-cmake --build "$build" -j "$cores" >"$work/build.log" 2>&1 || { grep -B5 -A20 error "$work/build.log" | head -60; exit 1; }
-zoneode=$build/zoneode compare=$build/zoneode-compare
-variants="baseline lds wave tuned final"
-json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-
-log "== ceilings (zoneode-ceilings, medians of 5)"
-"$build/zoneode-ceilings" | tee -a "$out/ladder.txt" >"$work/ceilings.txt"
-ceiling() { awk -v k="$1" '$1 == k {print $2}' "$work/ceilings.txt"; }
-fma=$(ceiling fp64_fma) lds=$(ceiling lds_read) term=$(ceiling inner_term)
-
-# s150, geometric: the study's size. Zones: 1024 compared with the CPU, 65536 timed.
-deck=(inputs/s150.yaml --quiet --force --set integrator.end_time=1e-5)
-"$zoneode" network info inputs/s150.yaml | grep "work per zone-step" | tee -a "$out/ladder.txt" >"$work/work.txt"
-read -r flops terms bytes < <(sed -E 's/.*: ([0-9]+) flops, ([0-9]+) terms, ([0-9]+) B on chip.*/\1 \2 \3/' "$work/work.txt")
-floor_ns=$(python3 -c "print(1e9 * max($flops / $fma, $bytes / $lds, $terms / $term))")
-log "floor per zone-step over the whole GPU: max(flops/fp64 FMA rate, bytes/LDS bandwidth, terms/term rate) = $floor_ns ns"
-
-for repeat in 1 2 3; do
-  OMP_NUM_THREADS=$cores "$zoneode" "${deck[@]}" --threads "$cores" --set zones.count=1024 \
-    --set output.prefix="$work/cpu" --summary "$work/cpu-$repeat.json" >"$work/cpu-$repeat.log" 2>&1 || true
-  json "$work/cpu-$repeat.json" ns_per_zone_step
-done | median >"$work/cpu_ns"
-cpu_ns=$(cat "$work/cpu_ns")
-log "cpu backend, $cores threads, 1024 zones: $cpu_ns ns per zone-step (median of 3)"
-
-echo "variant,ns_per_zone_step,zone_steps_per_s,speedup_vs_baseline,speedup_vs_cpu,fraction_of_floor,max_rel_vs_cpu,placement" >"$out/ladder.csv"
-printf "%-9s %10s %14s %9s %8s %9s %10s\n" variant ns/zs zone-steps/s vs_base vs_cpu of_floor max_rel | tee -a "$out/ladder.txt"
-base_ns=""
-for variant in $variants; do
-  "$zoneode" "${deck[@]}" --backend gpu --kernel "$variant" --set zones.count=1024 --set output.prefix="$work/$variant" \
-    >"$work/$variant-check.log" 2>&1 || true
-  "$compare" "$work/cpu_step000001.h5" "$work/${variant}_step000001.h5" --rtol 1e-12 --atol 1e-28 \
-    --json "$work/$variant-compare.json" >"$work/$variant-compare.txt" 2>&1 && verdict="" || verdict=" FAIL"
-  max_rel=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('%.2e' % max(d.get('max_rel') or 0 for d in r['datasets'].values()))" "$work/$variant-compare.json" 2>/dev/null || echo n/a)
-  for repeat in 1 2 3 4 5; do
-    "$zoneode" "${deck[@]}" --backend gpu --kernel "$variant" --set zones.count=65536 \
-      --summary "$work/$variant-$repeat.json" >"$work/$variant-$repeat.log" 2>&1 || true
-    json "$work/$variant-$repeat.json" ns_per_zone_step
-  done | median >"$work/ns"
-  ns=$(cat "$work/ns")
-  [ -n "$base_ns" ] || base_ns=$ns
-  placement=$(grep -o 'rank 0 -> .*' "$work/$variant-1.log" | sed 's/.*): //')
-  read -r rate vs_base vs_cpu fraction < <(python3 -c "print(1e9/$ns, $base_ns/$ns, $cpu_ns/$ns, $floor_ns/$ns)")
-  printf "%-9s %10.2f %14.4g %9.2f %8.1f %9.3f %10s%s\n" "$variant" "$ns" "$rate" "$vs_base" "$vs_cpu" "$fraction" \
-    "$max_rel" "$verdict" | tee -a "$out/ladder.txt"
-  echo "$variant,$ns,$rate,$vs_base,$vs_cpu,$fraction,$max_rel,\"$placement\"" >>"$out/ladder.csv"
-  echo "  $variant: $placement" >>"$work/placements.txt"
-done
-cat "$work/placements.txt" | tee -a "$out/ladder.txt"
-
-log "== other decks: every variant against the CPU"
-# s365 (geometric, 64 zones) within 1e-12; default (adaptive as shipped) by compare_adaptive.py.
-"$zoneode" inputs/s365.yaml --quiet --force --set zones.count=64 --set integrator.end_time=1e-7 --threads "$cores" \
-  --set output.prefix="$work/s365-cpu" >"$work/s365-cpu.log" 2>&1 || true
-"$zoneode" inputs/default.yaml --quiet --force --set zones.count=1024 --threads "$cores" \
-  --set output.prefix="$work/adaptive-cpu" >"$work/adaptive-cpu.log" 2>&1 || true
-"$zoneode" inputs/default.yaml --quiet --force --set zones.count=1024 --threads "$cores" \
-  --set integrator.rtol=1.0000000000000002e-3 --set output.prefix="$work/adaptive-ulp" >"$work/adaptive-ulp.log" 2>&1 || true
-for variant in $variants; do
-  "$zoneode" inputs/s365.yaml --quiet --force --set zones.count=64 --set integrator.end_time=1e-7 --backend gpu \
-    --kernel "$variant" --set output.prefix="$work/s365-$variant" >"$work/s365-$variant.log" 2>&1 || true
-  "$compare" "$work/s365-cpu_step000001.h5" "$work/s365-${variant}_step000001.h5" --rtol 1e-12 --atol 1e-28 \
-    >"$work/s365-$variant-compare.txt" 2>&1 && v=ok || v=FAIL
-  log "  s365 $variant: $v, $(grep -o 'placement: .*' "$work/s365-$variant.log" | head -1)"
-  "$zoneode" inputs/default.yaml --quiet --force --set zones.count=1024 --backend gpu --kernel "$variant" \
-    --set output.prefix="$work/adaptive-$variant" >"$work/adaptive-$variant.log" 2>&1 || true
-  log "  default (adaptive) $variant: $(python3 scripts/compare_adaptive.py "$work/adaptive-cpu_step000001.h5" \
-    "$work/adaptive-${variant}_step000001.h5" 1e-3 1e-12 --reference "$work/adaptive-ulp_step000001.h5" | tr '\n' ' ' || true)"
-done
-
-log "== sweeps (s150, 32768 zones, one run each): ZONEODE_KERNEL_CONFIG / ZONEODE_KERNEL_PLACEMENT"
-sweep() {  # sweep VARIANT CONFIG PLACEMENT
-  ZONEODE_KERNEL_CONFIG=$2 ZONEODE_KERNEL_PLACEMENT=$3 "$zoneode" "${deck[@]}" --backend gpu --kernel "$1" \
-    --set zones.count=32768 --summary "$work/sweep.json" >"$work/sweep.log" 2>&1 || { echo "$1 $2 $3: failed" >>"$out/sweeps.txt"; return; }
-  printf "%-6s %-9s %-8s %8.2f ns  %s\n" "$1" "$2" "$3" "$(json "$work/sweep.json" ns_per_zone_step)" \
-    "$(grep -o 'rank 0 -> .*' "$work/sweep.log" | sed 's/.*CUDA, //')" >>"$out/sweeps.txt"
+elapsed() { echo $((SECONDS - t_start)); }
+# x LOGFILE CMD...: runs CMD, stdout and stderr to LOGFILE; --dry-run prints it instead
+x() {
+  local file=$1; shift
+  if [ "$dry" = 1 ]; then printf '+'; printf ' %q' "$@"; printf ' >%s 2>&1\n' "$file"; return 0; fi
+  { printf '+'; printf ' %q' "$@"; printf '\n'; } >"$file"  # the log says what ran
+  "$@" >>"$file" 2>&1
 }
-# The H200 sweeps (kernels/EXPERIMENTS.md) chose tuned 512x8x2 and final 128x0x6 with zone
-# placement; these points check the neighbours of those choices.
-for config in 256x8x0 512x8x2 512x16x2 512x4x2; do sweep tuned $config network; done
-for config in 64x0x0 128x0x0 128x0x6 128x0x7 256x0x0 512x0x0; do
-  for placement in network zone; do sweep final $config $placement; done
-done
-cat "$out/sweeps.txt"
+field() { "$python" -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2" 2>/dev/null || echo ""; }
+record() { [ "$dry" = 1 ] || "$python" "$report" record "$cells" "$@"; }  # record KIND key=value...
+nums() { [ -n "${1// /}" ] && printf '%.2f ' $1 || printf 'none '; }  # a list of numbers, briefly
+header_of() { grep -o 'rank 0 -> .*' "$1" 2>/dev/null | head -1 | sed 's/rank 0 -> //'; }
 
-log "== zone-count sweep (s150, end_time 1e-8: 463 steps per zone)"
-for zones in 1 104 1000 10000 100000 1000000; do
-  for variant in baseline final; do
-    "$zoneode" inputs/s150.yaml --quiet --set integrator.end_time=1e-8 --backend gpu --kernel "$variant" \
-      --set zones.count=$zones --summary "$work/zones.json" >"$work/zones.log" 2>&1 || true
-    log "  $(printf "%8d zones %-8s %10.2f ns per zone-step, %8.4f s" $zones $variant \
-      "$(json "$work/zones.json" ns_per_zone_step)" "$(json "$work/zones.json" integrate_seconds)")"
+commit=${ZONEODE_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+log "== gpu-ladder $(date -u +%FT%TZ), commit $commit, $cores host cores, out $out$([ "$fake" = 1 ] && echo ', FAKE GPU (CPU runs)')$([ "$dry" = 1 ] && echo ', DRY RUN')"
+gpu_name=$(nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1)
+log "device: ${gpu_name:-none seen by nvidia-smi}"
+record meta commit="$commit" date="$(date -u +%FT%TZ)" cores="$cores" device="${gpu_name:-none}" fake="$fake" \
+  zones="$zones" check_zones="$check_zones" d_zones="$d_zones" repeats="$repeats" slow_s="$slow_s"
+
+# ---- build
+if [ "$fake" = 1 ] || [ -n "${LADDER_SKIP_BUILD:-}" ]; then
+  log "== build: skipped, using $build as it is"
+else
+  t0=$SECONDS
+  x "$work/configure.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZONEODE_GPU="${ZONEODE_GPU:-CUDA}" \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" -DCMAKE_CUDA_FLAGS="${ZONEODE_CUDA_FLAGS--lineinfo}" -DZONEODE_KERNEL=all \
+    -DZONEODE_HDF5=SERIAL -DZONEODE_TESTS=OFF ||
+    { tail -30 "$work/configure.log"; exit 1; }
+  x "$work/build.log" cmake --build "$build" -j "$cores" --target zoneode zoneode-compare zoneode-ceilings ||
+    { grep -B5 -A20 -m3 error "$work/build.log" | head -80; exit 1; }
+  log "== built in $((SECONDS - t0)) s ($build)"
+fi
+zoneode=$build/zoneode compare=$build/zoneode-compare
+
+# ---- variants: from the binary
+variants_from=""
+if [ -n "${LADDER_VARIANTS:-}" ]; then variants=$LADDER_VARIANTS variants_from="LADDER_VARIANTS"
+elif listed=$("$zoneode" --list-kernels 2>/dev/null) && [ -n "$listed" ]; then
+  variants=$(echo "$listed" | awk '{print $1}' | grep -E '^[a-z0-9_]+$' | tr '\n' ' ') variants_from="zoneode --list-kernels"
+elif [ -f "$work/configure.log" ] && grep -q 'ZONEODE_KERNEL *=.*->' "$work/configure.log"; then
+  variants=$(sed -n 's/.*ZONEODE_KERNEL *= *[a-z]* -> \([a-z0-9_;]*\).*/\1/p' "$work/configure.log" | tr ';' ' ')
+  variants_from="FALLBACK: CMake's configure report (no --list-kernels in this binary)"
+else
+  variants="baseline lds wave tuned final" variants_from="FALLBACK: default list (no --list-kernels in this binary)"
+fi
+[ "$fake" = 1 ] && [ -z "${LADDER_VARIANTS:-}" ] && variants="baseline final" variants_from="FAKE: two names, all run on the CPU"
+# final first, then variants new since the first ladder, then baseline and the older rungs newest first:
+# what matters most is measured before any deadline
+ordered=""
+first_ladder=" baseline lds wave tuned final "
+new_variants=$(for v in $variants; do [[ $first_ladder == *" $v "* ]] || echo "$v"; done)
+for v in final $new_variants baseline tuned wave lds $variants; do case " $variants " in *" $v "*) case " $ordered " in *" $v "*) ;; *) ordered+="$v " ;; esac ;; esac; done
+log "variants: $ordered(from $variants_from)"
+
+# ---- sweep knobs: deck keys (run.kernel_config, run.kernel_placement, run.chunk_terms) where the binary has them
+knob_mode=deck
+probe=$("$zoneode" network info "${deck[a]}" --set run.kernel_config=128x0x6 2>&1)  # pipefail: no pipe into grep -q
+if [[ $probe == *"unknown key"* ]]; then
+  knob_mode="env"
+  log "sweep knobs: FALLBACK to ZONEODE_KERNEL_CONFIG / _PLACEMENT / ZONEODE_CHUNK_TERMS (this binary has no run.kernel_config)"
+fi
+# knob_args "k=v,k=v": fills knob_set (--set ...) and knob_env (VAR=value) for one sweep point
+knob_args() {
+  knob_set=() knob_env=()
+  local kv key value
+  for kv in ${1//,/ }; do
+    key=${kv%%=*} value=${kv#*=}
+    [ "$key" != "$kv" ] || { log "LADDER_SWEEPS: '$kv' is not key=value"; return 1; }
+    case $key in *.*) ;; *) key=run.$key ;; esac
+    if [ "$knob_mode" = env ]; then
+      case $key in
+        run.kernel_config) knob_env+=("ZONEODE_KERNEL_CONFIG=$value"); continue ;;
+        run.kernel_placement) knob_env+=("ZONEODE_KERNEL_PLACEMENT=$value"); continue ;;
+        run.chunk_terms) knob_env+=("ZONEODE_CHUNK_TERMS=$value"); continue ;;
+      esac
+    fi
+    knob_set+=(--set "$key=$value")
   done
+}
+
+# ---- ceilings
+log "== ceilings (zoneode-ceilings, medians of 5)"
+if [ "$fake" = 1 ]; then
+  printf 'device FAKE\nfp64_fma 3.275e+13 flop/s\nlds_read 3.01e+13 B/s\nhbm_copy 3.971e+12 B/s\ninner_term 9.774e+11 term/s\n' >"$work/ceilings.txt"
+else
+  x "$work/ceilings.txt" "$build/zoneode-ceilings" || log "zoneode-ceilings failed: $(tail -2 "$work/ceilings.txt")"
+fi
+[ "$dry" = 1 ] || grep -v '^+' "$work/ceilings.txt" | sed 's/^/  /' | tee -a "$out/ladder.txt"
+ceiling() { awk -v k="$1" '$1 == k {print $2}' "$work/ceilings.txt" 2>/dev/null; }
+record ceilings fp64_fma="$(ceiling fp64_fma)" lds_read="$(ceiling lds_read)" hbm_copy="$(ceiling hbm_copy)" \
+  inner_term="$(ceiling inner_term)" fake="$fake"
+
+# ---- each regime: deck, counted work, floor
+# zone_args REGIME COUNT: the --set list that makes a run of REGIME with COUNT zones
+zone_args() { local r=$1; args=("${deck[$r]}" --quiet --force --set zones.count="$2" "${extra_set[@]}"); [ "$r" = d ] && args+=("${d_set[@]}"); return 0; }
+log "== regimes: counted work per zone-step (zoneode network info) and floor"
+for r in $regimes; do
+  x "$work/info-$r.txt" "$zoneode" network info "${deck[$r]}" "${extra_set[@]}"
+  [ "$dry" = 1 ] && continue
+  work_line=$(grep "work per zone-step" "$work/info-$r.txt")
+  net_line=$(grep -m1 "^network " "$work/info-$r.txt")
+  read -r flops terms bytes < <(echo "$work_line" | sed -E 's/.*: ([0-9]+) flops, ([0-9]+) terms, ([0-9]+) B on chip.*/\1 \2 \3/')
+  record regime regime="$r" deck="${deck[$r]}" network="$net_line" flops="$flops" terms="$terms" bytes="$bytes" cells="$cells"
+  log "  $r ${deck[$r]}: $("$python" "$report" floor "$cells" "$r")"
 done
 
-log "== the study's problem at 104 zones (s150, 1e-20 to 1e-6 s, dt = 1e-4 t: 322,280 steps per zone)"
-for variant in baseline final; do
-  "$zoneode" inputs/s150.yaml --quiet --set zones.count=104 --set integrator.start_time=1e-20 \
-    --set integrator.end_time=1e-6 --set integrator.dt_fraction=1e-4 --backend gpu --kernel "$variant" \
-    --summary "$work/study.json" >"$work/study-$variant.log" 2>&1 || true
-  log "  $(printf "%-8s %10.2f ns per zone-step, %8.4f s  %s" $variant "$(json "$work/study.json" ns_per_zone_step)" \
-    "$(json "$work/study.json" integrate_seconds)" "$(grep -o 'rank 0 -> .*' "$work/study-$variant.log" | sed 's/.*CUDA, //' | cut -c1-60)")"
+# ---- CPU backend, all cores: reference files and ns per zone-step
+# The regime's own sensitivity, the yardstick for a GPU difference: the CPU against itself with
+# dt_fraction one ulp up (at T9 5 that alone moves some values by ~1e-12).
+ulp_run() {  # ulp_run REGIME THREADS [nice]
+  local dtf up
+  dtf=$(grep -m1 -E '^ +dt_fraction:' "${deck[$1]}" | awk '{print $2}')
+  up=$("$python" -c "import math, sys; print(repr(math.nextafter(float(sys.argv[1]), 2.0)))" "$dtf" 2>/dev/null || echo "$dtf")
+  zone_args "$1" "$([ "$1" = d ] && echo "$d_zones" || echo "$check_zones")"
+  x "$work/cpu-ulp-$1.log" env OMP_NUM_THREADS="$2" ${3:+nice -n 5} timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
+    --threads "$2" --set integrator.dt_fraction="$up" --set output.prefix="$work/cpu-ulp-$1"
+}
+sensitivity() {  # sensitivity REGIME: compare the CPU reference with its one-ulp run, record it
+  x "$work/cpu-ulp-$1-compare.txt" "$compare" "$work/cpu-${1}_step000001.h5" "$work/cpu-ulp-${1}_step000001.h5" \
+    --rtol 1e-12 --atol 1e-28 --json "$work/cpu-ulp-$1-compare.json"
+  record sensitivity regime="$1" compare_rc=$? compare_json="$work/cpu-ulp-$1-compare.json"
+}
+log "== CPU backend, $cores threads"
+for r in $regimes; do
+  [ "$r" = d ] && continue
+  zone_args "$r" "$check_zones"
+  ns_list=""
+  for k in $(seq 1 "$repeats"); do
+    prefix=(); [ "$k" = 1 ] && prefix=(--set output.prefix="$work/cpu-$r")
+    x "$work/cpu-$r-$k.log" env OMP_NUM_THREADS="$cores" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" --backend cpu \
+      --threads "$cores" "${prefix[@]}" --summary "$work/cpu-$r-$k.json"
+    ns_list+="$(field "$work/cpu-$r-$k.json" ns_per_zone_step) "
+  done
+  record cpu regime="$r" zones="$check_zones" threads="$cores" ns_runs="$ns_list" summary="$work/cpu-$r-1.json"
+  [ "$dry" = 1 ] || log "  $r: $check_zones zones, ns per zone-step $(nums "$ns_list")"
+  ulp_run "$r" "$cores"
+  sensitivity "$r"
+done
+# (d): its reference (every zone, the study's 322,379 steps) runs beside the GPU work, one core left free
+d_pid=""
+if [[ " $regimes " == *" d "* ]]; then
+  zone_args d "$d_zones"
+  d_threads=$((cores > 1 ? cores - 1 : 1))
+  { x "$work/cpu-d.log" env OMP_NUM_THREADS=$d_threads nice -n 5 timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
+      --threads $d_threads --set output.prefix="$work/cpu-d" --summary "$work/cpu-d.json"
+    ulp_run d "$d_threads" nice; } &
+  d_pid=$!
+  if [ "$dry" = 1 ]; then wait "$d_pid"; d_pid=""; else
+    log "  d: $d_zones zones on $d_threads threads, in the background (pid $d_pid) beside the GPU runs"
+  fi
+fi
+log "== CPU done at $(elapsed) s"
+
+# ---- GPU cells
+# gpu_cmd VARIANT: the backend arguments of one GPU run (the CPU backend when faked)
+gpu_cmd() { if [ "$fake" = 1 ]; then backend=(--backend cpu --threads "$cores"); else backend=(--backend gpu --kernel "$1"); fi; }
+# cell REGIME ROW VARIANT "k=v,...": validate against the CPU and time one variant on one regime
+cell() {
+  local r=$1 row=$2 variant=$3 knobs=$4 tag notes="" fail_note="" verdict="" ns_list=""
+  knob_args "$knobs" || return
+  gpu_cmd "$variant"
+  tag=$r-$(echo "$row" | tr -c 'a-zA-Z0-9_.\n-' '_')
+  if [ "$(elapsed)" -ge "$deadline" ]; then
+    record cell regime="$r" row="$row" variant="$variant" knobs="$knobs" skipped="time budget spent ($(elapsed) s >= LADDER_DEADLINE_S $deadline)"
+    log "  $r $row: skipped (time)"; return
+  fi
+  if [ "$r" != d ]; then  # validation on check_zones zones
+    zone_args "$r" "$check_zones"
+    x "$work/$tag-check.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
+      --set output.prefix="$work/$tag"
+    x "$work/$tag-compare.txt" "$compare" "$work/cpu-${r}_step000001.h5" "$work/${tag}_step000001.h5" --rtol 1e-12 --atol 1e-28 \
+      --json "$work/$tag-compare.json"
+    verdict=$?
+  fi
+  zone_args "$r" "$([ "$r" = d ] && echo "$d_zones" || echo "$zones")"
+  for k in $(seq 1 "$repeats"); do
+    prefix=(); [ "$r" = d ] && [ "$k" = 1 ] && prefix=(--set output.prefix="$work/$tag")  # (d) is compared from its timed run
+    local t0=$EPOCHREALTIME
+    x "$work/$tag-$k.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
+      "${prefix[@]}" --summary "$work/$tag-$k.json"
+    local rc=$?
+    [ "$dry" = 1 ] && break
+    ns_list+="$(field "$work/$tag-$k.json" ns_per_zone_step) "
+    [ "$rc" = 0 ] || [ -n "$fail_note" ] || fail_note="run $k exit $rc: $(grep -m1 -i 'error\|zoneode:' "$work/$tag-$k.log" | cut -c1-150); "
+    [ "$rc" = 0 ] || [ "$rc" = 3 ] || break
+    local took; took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}')
+    if [ "$k" = 1 ] && awk -v t="$took" -v s="$slow_s" 'BEGIN {exit !(t > s)}'; then notes+="1 run: the first took $took s > LADDER_SLOW_S $slow_s; "; break; fi
+    [ "$k" = "$repeats" ] || [ "$(elapsed)" -lt "$deadline" ] || { notes+="runs cut at the deadline; "; break; }
+  done
+  record cell regime="$r" row="$row" tag="$tag" variant="$variant" knobs="$knobs" knob_mode="$knob_mode" ns_runs="$ns_list" \
+    summary="$work/$tag-1.json" compare_rc="$verdict" compare_json="$work/$tag-compare.json" header="$(header_of "$work/$tag-1.log")" notes="$fail_note$notes"
+  [ "$dry" = 1 ] || log "  $(printf '%-3s %-24s' "$r" "$row") $(nums "$ns_list")ns/zone-step, compare rc ${verdict:-later} ($(elapsed) s)"
+  # no device at all (driver, runtime): every later cell would fail the same way, so stop spending time
+  if [ "$dry" = 0 ] && [ -z "${ns_list// /}" ] && grep -qiE "gpuGetDeviceCount|no CUDA-capable|driver version|no HIP|hipErrorNoDevice" \
+       "$work/$tag-1.log" 2>/dev/null; then
+    no_device=$(grep -m1 -iE "gpuGetDeviceCount|no CUDA-capable|driver version|no HIP|hipErrorNoDevice" "$work/$tag-1.log")
+  fi
+}
+no_device=""
+log "== GPU: every variant on every regime ($zones zones timed, $check_zones compared; (d) $d_zones zones)"
+for v in $ordered; do for r in $regimes; do [ -n "$no_device" ] || cell "$r" "$v" "$v" ""; done; done
+[ -z "$no_device" ] || log "!! NO USABLE GPU, the GPU cells stop here: $no_device"
+for point in ${LADDER_SWEEPS:-}; do
+  [ -z "$no_device" ] || break
+  v=${point%%:*} knobs=${point#*:}
+  [ "$v" != "$point" ] || { log "LADDER_SWEEPS: '$point' is not variant:key=value,..."; continue; }
+  for r in $regimes; do cell "$r" "${v}[$knobs]" "$v" "$knobs"; done
 done
 
-python3 - "$out/ladder.csv" "$out/ladder.json" <<'PY'
-import csv, json, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-json.dump(rows, open(sys.argv[2], "w"), indent=1)
-PY
-rm -f "$work"/*.h5
-tar czf "$out/logs.tgz" -C "$work" .
-echo "== done: $out/ladder.txt"
+# ---- zone-count sweep (optional): latency at few zones, throughput at many
+if [ -n "${LADDER_ZONE_SWEEP:-}" ]; then
+  log "== zone-count sweep: c1 with end_time 1e-13 (463 steps per zone)"
+  for n in ${LADDER_ZONE_COUNTS:-1 104 1000 10000 100000 1000000}; do
+    for v in ${LADDER_ZONE_SWEEP_VARIANTS:-baseline final}; do
+      [ "$(elapsed)" -lt "$deadline" ] || { log "  $n $v: skipped (time)"; continue; }
+      gpu_cmd "$v"
+      x "$work/zones-$n-$v.log" timeout -k 10 "$run_timeout" "$zoneode" "${deck[c1]}" --quiet --set integrator.end_time=1e-13 \
+        --set zones.count="$n" "${extra_set[@]}" "${backend[@]}" --summary "$work/zones-$n-$v.json"
+      record zones zones="$n" variant="$v" summary="$work/zones-$n-$v.json"
+      [ "$dry" = 1 ] || log "  $(printf '%8d zones %-9s %10s ns per zone-step' "$n" "$v" "$(field "$work/zones-$n-$v.json" ns_per_zone_step)")"
+    done
+  done
+fi
+
+# ---- (d): wait for its CPU reference, then compare every variant's timed run with it
+if [ -n "$d_pid" ]; then
+  log "== waiting for the CPU reference of (d) ($(elapsed) s)"
+  wait "$d_pid"; log "  CPU (d) exit $? at $(elapsed) s: $(field "$work/cpu-d.json" ns_per_zone_step) ns per zone-step"
+fi
+if [[ " $regimes " == *" d "* ]]; then
+  record cpu regime=d zones="$d_zones" threads="$d_threads" ns_runs="$(field "$work/cpu-d.json" ns_per_zone_step)" \
+    summary="$work/cpu-d.json" note="beside the GPU runs, one core left free"
+  sensitivity d
+  for f in "$work"/d-*_step000001.h5; do
+    [ -e "$f" ] || continue
+    tag=$(basename "$f" _step000001.h5)
+    "$compare" "$work/cpu-d_step000001.h5" "$f" --rtol 1e-12 --atol 1e-28 --json "$work/$tag-compare.json" >"$work/$tag-compare.txt" 2>&1
+    record compare tag="$tag" compare_rc=$? compare_json="$work/$tag-compare.json"
+  done
+fi
+
+# ---- the table
+if [ "$dry" = 0 ]; then
+  "$python" "$report" table "$cells" "$out/ladder.csv" "$out/ladder.json" | tee -a "$out/ladder.txt"
+  rm -f "$work"/*.h5
+  tar czf "$out/logs.tgz" -C "$work" . 2>/dev/null && rm -rf "$work"
+fi
+log "== done in $(elapsed) s: $out/ladder.txt"

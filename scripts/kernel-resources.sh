@@ -3,11 +3,13 @@
 # reports (no GPU needed): gfx90a with hipcc -Rpass-analysis=kernel-resource-usage, sm_90 with
 # nvcc -Xptxas -v. Prints kernels/RESOURCES.md's table; --check fails when the file differs (CI
 # runs that, so the file cannot go stale); --write rewrites it.
-# Usage: scripts/kernel-resources.sh [--check|--write]
+# Usage: scripts/kernel-resources.sh [--check|--write|--only VARIANT...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
-variants=(baseline lds wave tuned final)
+# The variants: the one list (src/common/kernel_variants.def).
+mapfile -t variants < <(sed -n 's/^ZONEODE_CHOICE(\([a-z0-9_]*\),.*/\1/p' src/common/kernel_variants.def)
+if [ "$mode" = --only ]; then shift; variants=("$@"); fi  # a table of these alone (tests/variants)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,11 +25,13 @@ trap 'rm -rf "$work"' EXIT
   echo
   echo "| variant | gfx90a VGPRs | AGPRs | SGPRs | SGPR spills | VGPR spills | scratch B/lane | LDS B | occupancy | sm_90 registers | stack B | spill stores/loads B | shared B |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  # The instantiation each variant runs by default (tuned and final have several).
-  declare -A hip_pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel [tuned]=tuned_kernelILi256ELi8E
-                       [final]=final_kernelILi256ELb1ELb1E)
-  declare -A cuda_pick=([baseline]=baseline_kernel [lds]=lds_kernel [wave]=wave_kernel
-                        [tuned]=tuned_bounded_kernelILi512ELi8ELi2E [final]=final_bounded_kernelILi128ELi6E)
+  # The instantiation each variant runs by default: its file's "// resources:" line.
+  declare -A hip_pick cuda_pick
+  for v in "${variants[@]}"; do
+    hip_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\1|p' "kernels/$v.hip")
+    cuda_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\2|p' "kernels/$v.hip")
+    [ -n "${hip_pick[$v]}" ] || { echo "kernels/$v.hip: no '// resources: gfx90a KERNEL, sm_90 KERNEL' line" >&2; exit 2; }
+  done
   for v in "${variants[@]}"; do
     hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/$v.hip" \
       -o "$work/$v.o" -Rpass-analysis=kernel-resource-usage >"$work/$v.hip.log" 2>&1

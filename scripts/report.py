@@ -5,17 +5,23 @@ GPU ladder's JSON (scripts/gpu-ladder.sh).
 usage: scripts/report.py [CAMPAIGN_DIR | SUMMARY.json]... [--ladder LADDER.json]... [--out DIR]
                          [--mode strong|weak]
 
-A campaign folder holds one JSON summary per run (zoneode --summary) and campaign.txt (its mode,
-written by slurm/scaling.sh); --mode, or the zone counts, decide the mode where that is absent.
-Runs with the same rank count are repeats: their median time is used. For each campaign:
-  strong (same zones):   speedup = T(r0) / T(r), efficiency = speedup / (r / r0)
-  weak (zones per rank): efficiency = T(r0) / T(r), scaled speedup = efficiency * r / r0
-with r0 the smallest rank count and T the integration time (the slowest rank's). Imbalance per
-run is max/mean of the ranks' integration times (integrate_seconds_per_rank; summaries written
-before it existed show "n/a").
-Writes DIR/report.csv, DIR/report.md, DIR/{strong,weak}_{time,speedup,efficiency,imbalance}.png,
-and with --ladder DIR/ladder.csv and DIR/ladder.png. DIR defaults to <first campaign>/report.
-Runs under Debian's /usr/bin/python3 with python3-matplotlib (Agg backend, no display).
+A campaign folder holds one JSON summary per finished run (zoneode --summary) and, from
+slurm/scaling.sh, campaign.txt (mode, site, backend, GPU vendor), jobs.txt (every submitted job),
+accounting.txt (slurm/report.sbatch: sacct or scontrol) and runs/*/jobs.txt (each attempt's exit
+status); --mode, or the zone counts, decide the mode where campaign.txt is absent.
+Runs on the same resources are repeats: their median time is used. With n the GPUs (GCDs on
+MI250X: one per rank) or, on the CPU, the cores (ranks x threads), and n0 the smallest:
+  strong (same zones):   speedup = T(n0) / T(n), efficiency = speedup / (n / n0)
+  weak (zones per rank): efficiency = T(n0) / T(n), scaled speedup = efficiency * n / n0
+with T the integration time (the slowest rank's). Imbalance per run is max/mean of the ranks'
+integration times (integrate_seconds_per_rank; summaries written before it existed show "n/a").
+Every submitted job is listed in DIR/jobs.csv and report.md: state, exit code, attempts (which
+stopped with 75 and resumed), elapsed time, GPU-hours and energy where Slurm records them; jobs
+without a summary are listed as failed or missing, never dropped.
+Writes DIR/report.csv, DIR/jobs.csv, DIR/report.md, DIR/{strong,weak}_{time,speedup,efficiency,
+imbalance}.png (log axes, ideal lines), and with --ladder DIR/ladder.csv and DIR/ladder.png. DIR
+defaults to <first campaign>/report. Plots need matplotlib (Agg backend, no display); without
+it the tables are written and the report says the plots were skipped.
 Exit status: 0, 2 for bad input (the message names the file and key).
 """
 
@@ -26,10 +32,17 @@ import os
 import statistics
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_jobs  # noqa: E402  (from this folder)
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # after the backend is chosen
+    import matplotlib.ticker
+except ImportError:
+    plt = None
 
 
 class InputError(Exception):
@@ -81,6 +94,7 @@ def load_summary(path):
     run["deck"] = str(record.get("deck", ""))
     run["result_hash"] = str(record.get("result_hash", ""))
     run["decomposition"] = str(record.get("decomposition", "n/a"))
+    run["first_outer_step"] = int(record.get("first_outer_step", 1) or 1)
     run["ns_per_zone_step"] = 1e9 * run["integrate_seconds"] / run["steps"] if run["steps"] else float("nan")
     run["zone_steps_per_second"] = run["steps"] / run["integrate_seconds"]
     per_rank = record.get("integrate_seconds_per_rank")
@@ -100,16 +114,26 @@ def load_summary(path):
     return run
 
 
-def campaign_mode(folder, runs, forced):
-    if forced:
-        return forced
+def campaign_description(folder):
+    """campaign.txt's words: mode, site, gpu_vendor (slurm/scaling.sh)."""
+    found = {}
     description = os.path.join(folder, "campaign.txt")
     if os.path.isfile(description):
         with open(description, encoding="utf-8") as handle:
             for line in handle:
                 words = line.split()
-                if len(words) == 2 and words[0] == "mode" and words[1] in ("strong", "weak"):
-                    return words[1]
+                if len(words) == 2 and words[0] == "mode":
+                    found["mode"] = words[1]
+                if words and words[0] == "site":
+                    found.update(zip(words[0::2], words[1::2]))
+    return found
+
+
+def campaign_mode(folder, runs, forced):
+    if forced:
+        return forced
+    if campaign_description(folder).get("mode") in ("strong", "weak"):
+        return campaign_description(folder)["mode"]
     if len({run["zones"] for run in runs}) == 1:
         return "strong"
     if len({run["zones"] / run["ranks"] for run in runs}) == 1:
@@ -118,8 +142,16 @@ def campaign_mode(folder, runs, forced):
                      "and no campaign.txt: give --mode")
 
 
+def resource_axis(folder, runs):
+    """What scales: GPUs (GCDs on AMD) for the GPU backend, one per rank; cores otherwise."""
+    if runs[0]["backend"] == "gpu":
+        vendor = campaign_description(folder).get("gpu_vendor", "")
+        return "GCDs (MI250X: one per rank)" if vendor == "amd" else "GPUs (one per rank)", lambda run: run["ranks"]
+    return "CPU cores (ranks x threads)", lambda run: run["ranks"] * run["threads"]
+
+
 def analyse(name, folder, runs, mode):
-    """Per rank count: median time, speedup, efficiency (see the module docstring)."""
+    """Per resource count: median time, speedup, efficiency (see the module docstring)."""
     variants = {(run["backend"], run["kernel_variant"]) for run in runs}
     if len(variants) > 1:
         raise InputError(f"{folder}: runs of different backends/variants in one campaign: {sorted(variants)}")
@@ -129,9 +161,11 @@ def analyse(name, folder, runs, mode):
             what = "the same zones" if mode == "strong" else "the same zones per rank"
             raise InputError(f"{run['file']}: key 'zones' = {run['zones']}: a {mode} campaign needs {what} "
                              f"({runs[0]['file']} has {runs[0]['zones']} on {runs[0]['ranks']} rank(s))")
+    axis_label, resources = resource_axis(folder, runs)
     by_ranks = {}
     for run in runs:
-        by_ranks.setdefault(run["ranks"], []).append(run)
+        run["resources"] = resources(run)
+        by_ranks.setdefault(run["resources"], []).append(run)
     base_ranks = min(by_ranks)
     base_time = statistics.median(run["integrate_seconds"] for run in by_ranks[base_ranks])
     points = []
@@ -147,12 +181,17 @@ def analyse(name, folder, runs, mode):
         for run in by_ranks[ranks]:
             run.update(campaign=name, mode=mode, median_seconds=time, speedup=speedup, ideal_speedup=scale,
                        efficiency=efficiency, repeats=len(by_ranks[ranks]))
-        points.append({"ranks": ranks, "seconds": time, "speedup": speedup, "ideal": scale, "efficiency": efficiency})
+        points.append({"resources": ranks, "ranks": by_ranks[ranks][0]["ranks"], "seconds": time, "speedup": speedup,
+                       "ideal": scale, "efficiency": efficiency})
     hashes = {run["result_hash"] for run in runs}
     note = ""
     if mode == "strong" and len(hashes) > 1:
         note = f"result hashes differ between rank counts ({len(hashes)} distinct): outputs should not depend on ranks"
-    return {"name": name, "mode": mode, "points": points, "runs": runs, "note": note,
+    resumed = [run for run in runs if run["first_outer_step"] > 1]
+    if resumed:
+        note += ("; " if note else "") + (f"{len(resumed)} run(s) resumed from a checkpoint: their times cover only the "
+                                          "steps after it")
+    return {"name": name, "mode": mode, "points": points, "runs": runs, "note": note, "axis": axis_label,
             "variant": runs[0]["backend"] + "/" + runs[0]["kernel_variant"]}
 
 
@@ -164,7 +203,7 @@ def format_value(value, digits=4):
     return str(value)
 
 
-CSV_COLUMNS = ("campaign", "mode", "file", "ranks", "threads", "backend", "kernel_variant", "decomposition", "zones",
+CSV_COLUMNS = ("campaign", "mode", "file", "ranks", "threads", "resources", "backend", "kernel_variant", "decomposition", "zones",
                "steps", "integrate_seconds", "median_seconds", "repeats", "ns_per_zone_step", "zone_steps_per_second",
                "speedup", "ideal_speedup", "efficiency", "rank_min", "rank_mean", "rank_max", "imbalance", "result_hash")
 
@@ -187,26 +226,35 @@ def plot_scaling(out, mode, campaigns):
     panels = (("time", "integration time [s]", "seconds"),
               ("speedup", "scaled speedup" if mode == "weak" else "speedup", "speedup"),
               ("efficiency", "efficiency", "efficiency"))
+    all_x = sorted({p["resources"] for c in series for p in c["points"]})
+    axis_labels = sorted({c["axis"] for c in series})
     for suffix, label, key in panels:
         figure, axes = plt.subplots(figsize=(6, 4))
-        for campaign in series:
-            ranks = [p["ranks"] for p in campaign["points"]]
-            axes.plot(ranks, [p[key] for p in campaign["points"]], "o-", label=f"{campaign['name']} ({campaign['variant']})")
+        for number_, campaign in enumerate(series):
+            x = [p["resources"] for p in campaign["points"]]
+            line, = axes.plot(x, [p[key] for p in campaign["points"]], "o-", label=f"{campaign['name']} ({campaign['variant']})")
+            if key == "seconds":
+                # Ideal: strong T(n0) n0 / n, weak T(n0), from each campaign's own first point.
+                first = campaign["points"][0]
+                ideal = [first["seconds"] * (first["resources"] / v if mode == "strong" else 1.0) for v in x]
+                axes.plot(x, ideal, "--", color=line.get_color(), alpha=0.6, label="ideal" if number_ == 0 else None)
         if key == "speedup":
-            ranks = sorted({p["ranks"] for c in series for p in c["points"]})
-            axes.plot(ranks, [r / ranks[0] for r in ranks], "k--", label="ideal")
+            axes.plot(all_x, [v / all_x[0] for v in all_x], "k--", label="ideal")
         if key == "efficiency":
             axes.axhline(1.0, color="k", linestyle="--", label="ideal")
-            axes.set_ylim(bottom=0)
+            axes.set_ylim(bottom=0, top=max(1.1, max(p["efficiency"] for c in series for p in c["points"]) * 1.05))
+        else:
+            axes.set_yscale("log")
+            for set_formatter in (axes.yaxis.set_major_formatter, axes.yaxis.set_minor_formatter):
+                set_formatter(matplotlib.ticker.FormatStrFormatter("%g"))  # 6, not 6x10^0
         axes.set_xscale("log", base=2)
-        all_ranks = sorted({p["ranks"] for c in series for p in c["points"]})
-        axes.set_xticks(all_ranks, [str(r) for r in all_ranks])
-        axes.minorticks_off()
-        axes.set_xlabel("MPI ranks")
+        axes.set_xticks(all_x, [str(v) for v in all_x])
+        axes.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())  # y keeps its labelled minor ticks
+        axes.set_xlabel(" / ".join(axis_labels))
         axes.set_ylabel(label)
         axes.set_title(f"{mode} scaling: {label}")
         axes.legend(fontsize=7)
-        axes.grid(True, alpha=0.3)
+        axes.grid(True, which="both", alpha=0.3)
         figure.tight_layout()
         path = os.path.join(out, f"{mode}_{suffix}.png")
         figure.savefig(path, dpi=100)
@@ -276,19 +324,38 @@ def plot_ladder(out, ladders):
     return path
 
 
-def markdown(campaigns, ladders):
+def markdown(campaigns, ladders, jobs, plots_note):
     lines = ["# zoneode report", ""]
+    if plots_note:
+        lines += [plots_note, ""]
     for campaign in campaigns:
-        lines += [f"## {campaign['name']}: {campaign['mode']} scaling, {campaign['variant']}", ""]
-        lines += ["| ranks | zones | repeats | time [s] | ns per zone-step | speedup | ideal | efficiency | imbalance |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-        for run in sorted(campaign["runs"], key=lambda r: (r["ranks"], r["file"])):
-            lines.append(f"| {run['ranks']} | {run['zones']} | {run['repeats']} | {format_value(run['integrate_seconds'])} | "
+        lines += [f"## {campaign['name']}: {campaign['mode']} scaling, {campaign['variant']}", "",
+                  f"n = {campaign['axis']}.", ""]
+        lines += ["| ranks | n | zones | repeats | time [s] | ns per zone-step | speedup | ideal | efficiency | imbalance |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for run in sorted(campaign["runs"], key=lambda r: (r["resources"], r["file"])):
+            lines.append(f"| {run['ranks']} | {run['resources']} | {run['zones']} | {run['repeats']} | "
+                         f"{format_value(run['integrate_seconds'])} | "
                          f"{format_value(run['ns_per_zone_step'])} | {run['speedup']:.3f} | {run['ideal_speedup']:.3g} | "
                          f"{run['efficiency']:.3f} | {format_value(run['imbalance'], 3)} |")
         if campaign["note"]:
             lines += ["", f"Note: {campaign['note']}."]
         lines.append("")
+        rows = jobs.get(campaign["name"])
+        if rows:
+            rows, source = rows
+            lines += [f"### Jobs (accounting: {source})", "",
+                      "| job | ranks | status | state | exit | attempts | stopped 75, resumed | elapsed [s] | GPUs | GPU-hours | energy [J] |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|"]
+            for row in rows:
+                lines.append(f"| {row['job']} | {row['ranks']} | {row['status']} | {row.get('state') or ''} | "
+                             f"{row.get('exit_code') or ''} | {row.get('attempts', '')} | {row.get('stopped_75_and_resumed', '')} | "
+                             f"{format_value(row.get('elapsed_seconds'))} | {format_value(row.get('gpus'))} | "
+                             f"{format_value(row.get('gpu_hours'), 3)} | {format_value(row.get('energy_joules'))} |")
+            bad = [row for row in rows if not row["status"].startswith("finished")]
+            lines += ["", f"Missing or failed runs: {len(bad)} of {len(rows)}" +
+                      ("." if not bad else ": " + ", ".join(f"{row['job']} (r{row['ranks']}, {row['status']})" for row in bad) + "."),
+                      ""]
     for rows in ladders:
         lines += [f"## GPU ladder: {rows[0]['ladder']}", "", "| variant | ns per zone-step | vs first | vs CPU | of floor |",
                   "|---|---|---|---|---|"]
@@ -313,37 +380,49 @@ def main(argv):
         for item in args.inputs:
             if os.path.isdir(item):
                 files = sorted(os.path.join(item, f) for f in os.listdir(item) if f.endswith(".json"))
-                if not files:
-                    raise InputError(f"{item}: no JSON summaries in this folder")
                 groups.setdefault(os.path.normpath(item), []).extend(files)
             elif os.path.isfile(item):
                 groups.setdefault(os.path.dirname(os.path.normpath(item)) or ".", []).append(item)
             else:
                 raise InputError(f"{item}: no such file or folder")
-        campaigns = []
+        campaigns, jobs = [], {}
         for folder, files in groups.items():
             runs = [load_summary(f) for f in files]
-            mode = campaign_mode(folder, runs, args.mode)
-            campaigns.append(analyse(os.path.basename(folder) or folder, folder, runs, mode))
+            name = os.path.basename(folder) or folder
+            if runs:
+                mode = campaign_mode(folder, runs, args.mode)
+                campaigns.append(analyse(name, folder, runs, mode))
+            jobs[name] = report_jobs.job_rows(name, folder, runs)
+            if not runs and not jobs[name][0]:
+                raise InputError(f"{folder}: no JSON summaries and no jobs.txt in this folder")
         ladders = [load_ladder(path) for path in args.ladder]
-    except InputError as error:
+    except (InputError, report_jobs.AccountingError) as error:
         print(f"report.py: {error}", file=sys.stderr)
         return 2
     out = args.out or os.path.join(next(iter(groups), "."), "report")
     os.makedirs(out, exist_ok=True)
     written = []
+    plots_note = "" if plt is not None else \
+        f"Plots skipped: {sys.executable} has no matplotlib (tables only; set ZONEODE_PYTHON to a Python with it)."
     if campaigns:
         path = os.path.join(out, "report.csv")
-        write_csv(path, [run for c in campaigns for run in sorted(c["runs"], key=lambda r: r["ranks"])], CSV_COLUMNS)
+        write_csv(path, [run for c in campaigns for run in sorted(c["runs"], key=lambda r: r["resources"])], CSV_COLUMNS)
         written.append(path)
-        for mode in ("strong", "weak"):
-            written += plot_scaling(out, mode, campaigns)
+        if any(rows for rows, _ in jobs.values()):
+            path = os.path.join(out, "jobs.csv")
+            write_csv(path, [row for rows, _ in jobs.values() for row in rows], report_jobs.JOB_COLUMNS)
+            written.append(path)
+        if plt is not None:
+            for mode in ("strong", "weak"):
+                written += plot_scaling(out, mode, campaigns)
     if ladders:
         path = os.path.join(out, "ladder.csv")
         write_csv(path, [row for rows in ladders for row in rows],
                   ("ladder", "variant", "ns_per_zone_step", "speedup_vs_baseline", "speedup_vs_cpu", "fraction_of_floor"))
-        written += [path, plot_ladder(out, ladders)]
-    text = markdown(campaigns, ladders)
+        written.append(path)
+        if plt is not None:
+            written.append(plot_ladder(out, ladders))
+    text = markdown(campaigns, ladders, jobs, plots_note)
     path = os.path.join(out, "report.md")
     with open(path + ".partial", "w", encoding="utf-8") as handle:
         handle.write(text + "\n")

@@ -1,21 +1,23 @@
 # shellcheck shell=bash disable=SC2154  # site_* come from the site file
-# Shared by the slurm/ scripts (sourced, not run): site selection, the build, the launch line.
+# Shared by the slurm/ scripts (sourced, not run): site selection, geometry (ranks per node from
+# the site or the allocation, checked against the partition), the build, the launch line.
 # Environment read here (all optional except ZONEODE_SITE):
-#   ZONEODE_SITE        lumi | frontier | generic-amd | generic-nvidia | local  (slurm/sites/NAME.sh)
-#   ZONEODE_SITE_FILE   a site file of your own instead (copy one of slurm/sites/ and edit the copy)
-#   ZONEODE_BUILD_DIR   the build to run (default build-<the site's CMake preset>)
-#   ZONEODE_BACKEND     cpu | gpu (default: the site's)
-#   ZONEODE_KERNEL      GPU kernel variant (default final); ignored by the CPU backend
-#   ZONEODE_THREADS     OpenMP threads per rank (default: the site's, or SLURM_CPUS_PER_TASK on the CPU)
-#   ZONEODE_MPIRUN_FLAGS extra mpirun flags (site_launcher=mpirun), ZONEODE_SRUN_FLAGS extra srun flags
+#   ZONEODE_SITE          lumi | frontier | generic-amd | generic-nvidia | local  (slurm/sites/NAME.sh)
+#   ZONEODE_SITE_FILE     a site file of your own instead (copy one of slurm/sites/ and edit the copy)
+#   ZONEODE_BUILD_DIR     the build to run (default build-<the site's CMake preset>)
+#   ZONEODE_BACKEND       cpu | gpu (default: the site's)
+#   ZONEODE_KERNEL        GPU kernel variant (default final); checked against `zoneode --list-kernels`
+#   ZONEODE_THREADS       OpenMP threads per rank (default: the site's, or SLURM_CPUS_PER_TASK on the CPU)
+#   ZONEODE_RANKS_PER_NODE ranks per node (default: the site's GPUs per node; CPU sites: the site's)
+#   ZONEODE_MPIRUN_FLAGS  extra mpirun flags (site_launcher=mpirun), ZONEODE_SRUN_FLAGS extra srun flags
 
 zoneode_die() {  # zoneode_die STATUS MESSAGE
   echo "$(basename "$0"): $2" >&2
   exit "$1"
 }
 
-# Loads the site file: site_name, site_preset, site_backend, site_ranks_per_node, site_threads,
-# site_gpu_variable, site_launcher, site_srun_flags, site_sbatch_flags, site_modules.
+# Loads the site file (slurm/sites/README in slurm/README.md lists its keys) and resolves the
+# backend, variant, threads, ranks per node and build.
 zoneode_load_site() {
   local file=${ZONEODE_SITE_FILE:-}
   if [ -z "$file" ]; then
@@ -24,25 +26,35 @@ zoneode_load_site() {
     [ -f "$file" ] || zoneode_die 2 "ZONEODE_SITE=$ZONEODE_SITE: no $file; expected lumi, frontier, generic-amd, generic-nvidia or local"
   fi
   [ -f "$file" ] || zoneode_die 2 "ZONEODE_SITE_FILE=$file: no such file"
+  site_report_sbatch_flags=() site_closest_cpus=() site_python=
   # shellcheck source=/dev/null
   source "$file"
   local key
-  for key in site_name site_preset site_backend site_ranks_per_node site_threads site_gpu_variable site_launcher; do
+  for key in site_name site_preset site_backend site_gpu_vendor site_gpus_per_node site_ranks_per_node site_threads \
+             site_gpu_variable site_launcher; do
     [ -n "${!key:-}" ] || zoneode_die 2 "$file: $key is not set"
   done
   case $site_launcher in srun | mpirun) ;; *) zoneode_die 2 "$file: site_launcher=$site_launcher: expected srun or mpirun" ;; esac
+  case $site_gpu_vendor in amd | nvidia | none) ;; *) zoneode_die 2 "$file: site_gpu_vendor=$site_gpu_vendor: expected amd, nvidia or none" ;; esac
   zoneode_backend=${ZONEODE_BACKEND:-$site_backend}
   case $zoneode_backend in cpu | gpu) ;; *) zoneode_die 2 "ZONEODE_BACKEND=$zoneode_backend: expected cpu or gpu" ;; esac
-  # The variant names the outputs; the CPU backend has none.
+  if [ "$zoneode_backend" = gpu ] && [ "$site_gpu_vendor" = none ]; then
+    zoneode_die 2 "ZONEODE_BACKEND=gpu but site $site_name has no GPUs (site_gpu_vendor=none)"
+  fi
+  # The variant names the outputs; the CPU backend has none. Any name is accepted here: the
+  # binary knows which it was built with (zoneode_check_exe asks it).
   if [ "$zoneode_backend" = gpu ]; then zoneode_variant=${ZONEODE_KERNEL:-final}; else zoneode_variant=none; fi
-  case $zoneode_variant in none | baseline | lds | wave | tuned | final) ;;
-    *) zoneode_die 2 "ZONEODE_KERNEL=$zoneode_variant: expected baseline, lds, wave, tuned or final" ;;
-  esac
+  [[ $zoneode_variant =~ ^[A-Za-z0-9_]+$ ]] || zoneode_die 2 "ZONEODE_KERNEL='$zoneode_variant': expected a kernel variant name (zoneode --list-kernels prints them)"
   if [ "$zoneode_backend" = cpu ]; then
     zoneode_threads=${ZONEODE_THREADS:-${SLURM_CPUS_PER_TASK:-$site_threads}}
   else
     zoneode_threads=${ZONEODE_THREADS:-$site_threads}
   fi
+  zoneode_ranks_per_node=${ZONEODE_RANKS_PER_NODE:-$site_ranks_per_node}
+  local value
+  for value in "$zoneode_threads" "$zoneode_ranks_per_node"; do
+    [[ $value =~ ^[1-9][0-9]*$ ]] || zoneode_die 2 "'$value' in ZONEODE_THREADS / ZONEODE_RANKS_PER_NODE (or the site's): expected a positive integer"
+  done
   zoneode_build_dir=${ZONEODE_BUILD_DIR:-build-$site_preset}
   zoneode_exe=$zoneode_build_dir/zoneode
 }
@@ -50,26 +62,137 @@ zoneode_load_site() {
 # Configures and builds the site's CMake preset (CMakePresets.json) with the site's modules.
 zoneode_build() {
   if command -v module >/dev/null 2>&1; then site_modules; fi
-  cmake --preset "$site_preset" -B "$zoneode_build_dir" && cmake --build "$zoneode_build_dir" -j "${ZONEODE_BUILD_JOBS:-8}"
+  cmake --preset "$site_preset" -B "$zoneode_build_dir" "$@" && cmake --build "$zoneode_build_dir" -j "${ZONEODE_BUILD_JOBS:-8}"
 }
 
+# The build exists, and knows the variant (binaries without --list-kernels: zoneode rejects it itself).
 zoneode_check_exe() {
   [ -x "$zoneode_exe" ] || zoneode_die 2 "no zoneode at $zoneode_exe: build it first (ZONEODE_SITE=$site_name slurm/build.sh, i.e. cmake --preset $site_preset && cmake --build --preset $site_preset), or set ZONEODE_BUILD_DIR"
+  [ "$zoneode_backend" = gpu ] || return 0
+  local built
+  built=$("$zoneode_exe" --list-kernels 2>/dev/null) || return 0
+  grep -qx "$zoneode_variant" <<<"$built" ||
+    zoneode_die 2 "ZONEODE_KERNEL=$zoneode_variant: $zoneode_exe was built with $(echo $built | tr ' ' ',') (zoneode --list-kernels)"
+}
+
+# zoneode_partition_of FLAGS...: the partition named in sbatch flags (-p X, --partition=X), else empty.
+zoneode_partition_of() {
+  local partition= previous=
+  for word in "$@"; do
+    case $word in --partition=*) partition=${word#--partition=} ;; -p?*) partition=${word#-p} ;; esac
+    case $previous in -p | --partition) partition=$word ;; esac
+    previous=$word
+  done
+  echo "$partition"
+}
+
+# zoneode_partition_info [PARTITION]: what Slurm says of the partition (the default one when
+# empty): part_name, part_nodes, part_max_nodes (number or UNLIMITED), part_cpus (per node, the
+# smallest), part_gpus (GPUs per node from the nodes' gres, the smallest). 1 when sinfo cannot tell.
+zoneode_partition_info() {
+  local requested=${1:-} line
+  command -v sinfo >/dev/null 2>&1 || return 1
+  if [ -z "$requested" ]; then
+    requested=$(sinfo -h -o '%P' 2>/dev/null | sed -n 's/\*$//p' | head -n 1)
+    [ -n "$requested" ] || return 1
+  fi
+  part_name=$requested part_nodes=0 part_cpus= part_gpus=
+  local nodes cpus gres gpus
+  # One line per group of identical nodes: count, CPUs, gres (e.g. gpu:8 or gpu:mi250:8(S:0-7)).
+  while read -r nodes cpus gres; do
+    [ -n "$nodes" ] || continue
+    part_nodes=$((part_nodes + nodes))
+    gpus=$(tr ',' '\n' <<<"$gres" | sed -n 's/^gpu\(:[A-Za-z0-9_.-]*\)\{0,1\}:\([0-9][0-9]*\).*/\2/p' | head -n 1)
+    gpus=${gpus:-0}
+    if [ -z "$part_cpus" ] || [ "$cpus" -lt "$part_cpus" ]; then part_cpus=$cpus; fi
+    if [ -z "$part_gpus" ] || [ "$gpus" -lt "$part_gpus" ]; then part_gpus=$gpus; fi
+  done < <(sinfo -h -p "$requested" -o '%D %c %G' 2>/dev/null)
+  [ "$part_nodes" -gt 0 ] || return 1
+  line=$(scontrol show partition "$requested" -o 2>/dev/null)
+  part_max_nodes=$(tr ' ' '\n' <<<"$line" | sed -n 's/^MaxNodes=//p')
+  part_max_nodes=${part_max_nodes:-UNLIMITED}
+}
+
+# zoneode_geometry_problem RANKS NODES PER_NODE THREADS: prints why the partition read by
+# zoneode_partition_info cannot run this job (nothing when it can).
+zoneode_geometry_problem() {
+  local ranks=$1 nodes=$2 per_node=$3 threads=$4
+  if [ "$nodes" -gt "$part_nodes" ]; then
+    echo "$ranks rank(s) at $per_node per node need $nodes node(s); partition $part_name has $part_nodes"
+  elif [ "$part_max_nodes" != UNLIMITED ] && [ "$nodes" -gt "$part_max_nodes" ]; then
+    echo "$ranks rank(s) at $per_node per node need $nodes node(s); partition $part_name allows $part_max_nodes per job (MaxNodes)"
+  elif [ $((per_node * threads)) -gt "$part_cpus" ]; then
+    echo "$per_node rank(s) x $threads thread(s) per node need $((per_node * threads)) CPUs per node; partition $part_name's nodes have $part_cpus"
+  elif [ "$zoneode_backend" = gpu ] && [ "$per_node" -gt "$part_gpus" ]; then
+    echo "$per_node rank(s) per node, one GPU each; partition $part_name's nodes have $part_gpus GPU(s) (gres)"
+  fi
+}
+
+# zoneode_job_geometry: the geometry of the allocation this script runs in: job_ranks, job_nodes,
+# job_per_node (the largest), job_gpus_per_node (what Slurm gave, else the site's). Ranks: -n if
+# given, else Slurm's tasks per node (CPU) or one per GPU (GPU).
+zoneode_job_geometry() {
+  job_nodes=${SLURM_JOB_NUM_NODES:-1}
+  job_gpus_per_node=${SLURM_GPUS_ON_NODE:-$site_gpus_per_node}
+  if [ -n "${SLURM_NTASKS:-}" ]; then
+    job_ranks=$SLURM_NTASKS
+  elif [ "$zoneode_backend" = gpu ]; then
+    job_ranks=$((job_nodes * (job_gpus_per_node < zoneode_ranks_per_node ? job_gpus_per_node : zoneode_ranks_per_node)))
+  else
+    # SLURM_TASKS_PER_NODE: e.g. "2(x3),1"
+    job_ranks=0
+    local group count repeat
+    for group in ${SLURM_TASKS_PER_NODE//,/ }; do
+      count=${group%%(*}
+      repeat=1
+      [[ $group =~ \(x([0-9]+)\) ]] && repeat=${BASH_REMATCH[1]}
+      job_ranks=$((job_ranks + count * repeat))
+    done
+    [ "$job_ranks" -gt 0 ] || job_ranks=1
+  fi
+  job_per_node=$(((job_ranks + job_nodes - 1) / job_nodes))
 }
 
 # zoneode_launch_line RANKS: sets the array launch_line, the command that starts RANKS ranks of
-# what follows it, each through select_gpu.sh (which sets the rank's GPU and execs).
+# what follows it, each through select_gpu.sh (which sets the rank's GPU, prints its binding and execs).
 zoneode_launch_line() {
-  local ranks=$1
+  local ranks=$1 nodes=${2:-}
   export ZONEODE_GPU_VARIABLE=$site_gpu_variable OMP_NUM_THREADS=$zoneode_threads
+  export ZONEODE_CLOSEST_CPUS="${site_closest_cpus[*]}" ZONEODE_GPU_VENDOR=$site_gpu_vendor
+  [ "$zoneode_backend" = gpu ] || ZONEODE_GPU_VENDOR=none
   if [ "$site_launcher" = srun ]; then
+    launch_line=(srun --ntasks="$ranks")
+    [ -z "$nodes" ] || launch_line+=(--nodes="$nodes" --ntasks-per-node="$(((ranks + nodes - 1) / nodes))")
     # shellcheck disable=SC2206
-    launch_line=(srun --ntasks="$ranks" "${site_srun_flags[@]}" ${ZONEODE_SRUN_FLAGS:-} slurm/select_gpu.sh)
+    launch_line+=("${site_srun_flags[@]}" ${ZONEODE_SRUN_FLAGS:-} slurm/select_gpu.sh)
   else
     launch_line=(mpirun -n "$ranks")
     # root in containers and CI; more ranks than the allocation's slots on small machines
     if [ "$(id -u)" -eq 0 ]; then launch_line+=(--allow-run-as-root); fi
     # shellcheck disable=SC2206
-    launch_line+=(--oversubscribe -x OMP_NUM_THREADS -x ZONEODE_GPU_VARIABLE ${ZONEODE_MPIRUN_FLAGS:-} slurm/select_gpu.sh)
+    launch_line+=(--oversubscribe -x OMP_NUM_THREADS -x ZONEODE_GPU_VARIABLE -x ZONEODE_CLOSEST_CPUS -x ZONEODE_GPU_VENDOR ${ZONEODE_MPIRUN_FLAGS:-} slurm/select_gpu.sh)
   fi
+}
+
+# zoneode_quote WORDS...: the words as a shell reads them back (plain words left plain).
+zoneode_quote() {
+  local word out=()
+  for word in "$@"; do
+    if [[ $word =~ ^[A-Za-z0-9_./:=,%{}@+-]+$ ]]; then out+=("$word"); else out+=("$(printf '%q' "$word")"); fi
+  done
+  echo "${out[*]}"
+}
+
+# zoneode_kernel_ids REGEX < `rocprof-compute analyze --list-stats` output: the kernel ids (the
+# integers analyze's -k takes) of the kernels whose names match REGEX, space-separated.
+zoneode_kernel_ids() {
+  local filter=$1 line id name ids=()
+  while IFS= read -r line; do
+    # Table rows: "│  0 │ final_kernel(...) │" (box drawing or ASCII bars); the id cell is an integer.
+    [[ $line =~ ^[^0-9A-Za-z]*([0-9]+)[[:space:]]*[^[:alnum:][:space:]]+[[:space:]]*(.*[^[:space:]])[[:space:]]*[^[:alnum:][:space:]()]*$ ]] || continue
+    id=${BASH_REMATCH[1]}
+    name=${BASH_REMATCH[2]}
+    if [[ $name =~ $filter ]]; then ids+=("$id"); fi
+  done
+  echo "${ids[*]}"
 }

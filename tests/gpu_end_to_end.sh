@@ -82,5 +82,27 @@ done
 for step in 2 3; do check "restart step $step bitwise" same "$work/g1_step00000$step.h5" "$work/gr_step00000$step.h5"; done
 check "1 and 2 ranks report the same hash" test "$(grep 'result hash' "$work/g1.log")" = "$(grep 'result hash' "$work/g2.log")"
 
+# The implicit method (kernels/implicit_*.hip; tests/gpu/test_gpu_implicit.cpp compares the zones in
+# detail, adaptive too): through the executable, geometric (no accept/reject to flip), within 1e-10
+# of the CPU on the quick deck, bitwise run to run, on 2 ranks and in batches of 5 zones; a kernel
+# the method does not have is bad input.
+implicit=("$source_dir/inputs/quick.yaml" --quiet --force --set zones.count=37 --set integrator.method=implicit
+          --set integrator.schedule=geometric --set integrator.dt_fraction=0.05 --set integrator.end_time=1e-4)
+check "implicit cpu" run 1 0 "$work/ic.log" "${implicit[@]}" --set output.prefix="$work/ic"
+for kernel in baseline lds wave final; do
+  check "implicit gpu $kernel" run 1 0 "$work/i-$kernel.log" "${implicit[@]}" --backend gpu --kernel "$kernel" \
+    --set output.prefix="$work/i-$kernel"
+  echo "  implicit $kernel: $(grep -o 'rank 0 -> .*' "$work/i-$kernel.log" | head -1)"
+  check "implicit $kernel within 1e-10 of the cpu" within "$work/ic_step000001.h5" "$work/i-${kernel}_step000001.h5" \
+    1e-10 1e-28
+done
+check "implicit gpu again" run 1 0 "$work/i2.log" "${implicit[@]}" --backend gpu --set output.prefix="$work/i2"
+check "implicit gpu 2 ranks" run 2 0 "$work/i3.log" "${implicit[@]}" --backend gpu --set output.prefix="$work/i3"
+check "implicit gpu batches of 5" run 1 0 "$work/i4.log" "${implicit[@]}" --backend gpu --set run.batch_zones=5 \
+  --set output.prefix="$work/i4"
+for other in i2 i3 i4; do check "implicit $other bitwise" same "$work/i-final_step000001.h5" "$work/${other}_step000001.h5"; done
+check "implicit with kernel tuned is bad input" run 1 2 "$work/i5.log" "${implicit[@]}" --backend gpu --kernel tuned
+check "implicit with kernel tuned names the kernels it has" grep -q "it has baseline" "$work/i5.log"
+
 echo "gpu_end_to_end: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -23,12 +23,10 @@ struct Burn {
 Burn burn(const Network& network, const IntegratorSettings& settings, std::vector<double> Y, double T9 = 1.0,
           double rho = 1.0) {
   const CompactNetwork compact(network);
-  const StepView view = compact.step_view();
-  std::vector<double> rate(view.reaction_count), flux(view.reaction_count), full(view.species_count),
-      half(view.species_count);
+  const MethodNetwork method_network{compact.rate_view(), compact.step_view(), {}};
+  std::vector<double> workspace(asymptotic::workspace_doubles(method_network));
   Burn out{std::move(Y), {}};
-  integrate_zone(compact.rate_view(), view, settings, T9, rho, out.Y.data(),
-                 ZoneWorkspace<double*>{rate.data(), flux.data(), full.data(), half.data()}, out.result);
+  asymptotic::integrate_zone(method_network, settings, T9, rho, out.Y.data(), workspace.data(), out.result);
   return out;
 }
 
@@ -165,7 +163,9 @@ namespace {
 TEST(StridedLayout, SpeciesMajorZonesMatchZoneMajorBitwise) {
   const Network network = decay_chain_network({3.0, 0.5, 0.1});
   const CompactNetwork compact(network);
-  const int S = network.species_count(), R = network.reaction_count(), zones = 3;
+  const MethodNetwork method_network{compact.rate_view(), compact.step_view(), {}};
+  const int S = network.species_count(), zones = 3;
+  const std::int64_t W = asymptotic::workspace_doubles(method_network);
   for (StepSchedule schedule : {StepSchedule::geometric, StepSchedule::adaptive}) {
     IntegratorSettings settings;
     settings.schedule = schedule;
@@ -173,17 +173,14 @@ TEST(StridedLayout, SpeciesMajorZonesMatchZoneMajorBitwise) {
     settings.end_time = 2.0;
     settings.dt_fraction = 0.02;
     std::vector<double> zone_major(S * zones, 0.0), species_major(S * zones, 0.0);
-    std::vector<double> rate(R * zones), flux(R * zones), full(S * zones), half(S * zones);
+    std::vector<double> workspace(W), species_major_workspace(W * zones);
     std::vector<ZoneResult> a(zones), b(zones);
     for (int z = 0; z < zones; ++z) {
       zone_major[z * S] = species_major[z] = 1.0 / network.species[0].A * (1.0 + z);
-      integrate_zone(compact.rate_view(), compact.step_view(), settings, 1.0, 1.0, zone_major.data() + z * S,
-                     ZoneWorkspace<double*>{rate.data(), flux.data(), full.data(), half.data()}, a[z]);
+      asymptotic::integrate_zone(method_network, settings, 1.0, 1.0, zone_major.data() + z * S, workspace.data(), a[z]);
       using Strided = StridedArray<double>;
-      integrate_zone(compact.rate_view(), compact.step_view(), settings, 1.0, 1.0, Strided{species_major.data() + z, zones},
-                     ZoneWorkspace<Strided>{Strided{rate.data() + z, zones}, Strided{flux.data() + z, zones},
-                                            Strided{full.data() + z, zones}, Strided{half.data() + z, zones}},
-                     b[z]);
+      asymptotic::integrate_zone(method_network, settings, 1.0, 1.0, Strided{species_major.data() + z, zones},
+                                 Strided{species_major_workspace.data() + z, zones}, b[z]);
     }
     for (int z = 0; z < zones; ++z) {
       EXPECT_EQ(a[z].steps, b[z].steps);

@@ -248,10 +248,10 @@ Burn burn(const Network& network, const IntegratorSettings& settings, std::vecto
           double rho = 1.0) {
   const CompactNetwork compact(network);
   const ImplicitStructure structure(compact);
-  std::vector<double> workspace(structure.workspace_doubles());
+  const MethodNetwork method_network{compact.rate_view(), compact.step_view(), structure.view()};
+  std::vector<double> workspace(implicit::workspace_doubles(method_network));
   Burn out{std::move(Y), {}};
-  integrate_zone_implicit(compact.rate_view(), compact.step_view(), structure.view(), settings, T9, rho, out.Y.data(),
-                          structure.workspace_at(workspace.data()), out.result);
+  implicit::integrate_zone(method_network, settings, T9, rho, out.Y.data(), workspace.data(), out.result);
   return out;
 }
 
@@ -481,12 +481,21 @@ TEST(ImplicitDeck, MethodIsReadFromTheDeckAndListedInErrors) {
   }
 }
 
-TEST(ImplicitBackends, GpuRefusesTheImplicitMethodAsAnInputError) {
+TEST(ImplicitBackends, GpuOffersTheImplicitMethodWithItsOwnKernels) {
+  // Without a GPU backend any GPU selection is refused as not built; with one, the implicit method
+  // refuses the kernels it does not have and names those it has (before any device is touched).
+  const bool gpu_built = !built_kernel_variants().empty();
   try {
-    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::final}, {});
+    make_backend({IntegrationMethod::implicit, BackendKind::gpu, KernelVariant::tuned}, {});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("integrator.method: 'implicit'"), std::string::npos) << error.what();
+    const std::string message = error.what();
+    if (gpu_built) {
+      EXPECT_NE(message.find("'tuned' does not exist for integrator.method: implicit"), std::string::npos) << message;
+      EXPECT_NE(message.find("baseline"), std::string::npos) << message;
+    } else {
+      EXPECT_NE(message.find("run.backend: 'gpu' is not built"), std::string::npos) << message;
+    }
   }
 }
 

@@ -87,10 +87,10 @@ ZoneResult burn_chain(bool renormalize, double max_mass_drift) {
   s.max_mass_drift = max_mass_drift;
   s.renormalize = renormalize;
   std::vector<double> Y = {1.0 / network.species[0].A, 0.0};
-  std::vector<double> rate(view.reaction_count), flux(view.reaction_count), full(2), half(2);
+  const MethodNetwork method_network{compact.rate_view(), view, {}};
+  std::vector<double> workspace(asymptotic::workspace_doubles(method_network));
   ZoneResult result;
-  integrate_zone(compact.rate_view(), view, s, 1.0, 1.0, Y.data(),
-                 ZoneWorkspace<double*>{rate.data(), flux.data(), full.data(), half.data()}, result);
+  asymptotic::integrate_zone(method_network, s, 1.0, 1.0, Y.data(), workspace.data(), result);
   return result;
 }
 

@@ -33,7 +33,7 @@ CASES = {
     "reaclib": ("inputs/reaclib_rp.yaml",
                 ["zones.count=1", "zones.density={profile: constant, value: 1.0e5}"], 4e-6),
     "quick": ("inputs/quick.yaml", ["zones.count=8"], 4e-6),
-    "default": ("inputs/default.yaml", ["zones.count=4"], 1e-5),
+    "default": ("inputs/default.yaml", ["zones.count=4", "integrator.method=asymptotic"], 1e-5),
 }
 ATOLS = [1e-12, 1e-14, 1e-16, 1e-20]
 RTOLS = [1e-3, 1e-4, 1e-5, 1e-6]

@@ -68,7 +68,10 @@ CvodeResult cvode_integrate_zone(const CompactNetwork& network, const ImplicitSt
     NV_Ith_S(tolerances, i) = atol;
   }
   NV_Ith_S(y, n) = 0.0;
-  NV_Ith_S(tolerances, n) = 1e-300;  // E: relative control only
+  // E [MeV mol/g] starts at 0: an absolute tolerance like a species' (1 MeV per reaction). With
+  // 1e-300 the weight 1e300 overflowed CVODE's squared norm at E = 0, and short burns came back
+  // with E = 0 and unburnt abundances (quick.yaml to 1e-7 s: c12 off by 3e-3).
+  NV_Ith_S(tolerances, n) = atol;
   void* memory = CVodeCreate(CV_BDF, context);
   SUNMatrix matrix = SUNDenseMatrix(n + 1, n + 1, context);
   SUNLinearSolver solver = SUNLinSol_Dense(y, matrix, context);

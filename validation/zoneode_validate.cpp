@@ -20,6 +20,7 @@
 #include "integrators/asymptotic.hpp"
 #include "integrators/implicit.hpp"
 #include "integrators/implicit_structure.hpp"
+#include "integrators/qss2.hpp"
 #include "network/compact.hpp"
 #include "network/load.hpp"
 #include "zones/zones.hpp"
@@ -41,19 +42,24 @@ struct Options {
   std::vector<double> geometric_fractions = {1e-2, 1e-3, 1e-4};
   std::vector<double> asymptotic_rtols = {1e-3, 1e-4, 1e-5};
   std::vector<double> implicit_rtols = {1e-4, 1e-6, 1e-8};
-  std::vector<std::pair<double, double>> checks;  // implicit at rtol: max relative error <= bound
+  std::vector<double> qss2_fractions = {};
+  std::vector<double> qss2_rtols = {1e-4, 1e-6};
+  std::vector<std::pair<double, double>> checks;       // implicit at rtol: max relative error <= bound
+  std::vector<std::pair<double, double>> qss2_checks;  // qss2 at rtol, likewise
   std::string label;
 };
 
 const char* usage =
     "usage: zoneode-validate DECK [--set section.key=value]... [--zones N] [--atol A] [--significant X]\n"
     "                        [--reference-rtol R] [--reference-atol A] [--geometric F,F,..] [--asymptotic R,R,..]\n"
-    "                        [--implicit R,R,..] [--check-implicit RTOL=BOUND]... [--label TEXT]\n"
+    "                        [--implicit R,R,..] [--check-implicit RTOL=BOUND]... [--qss2 R,R,..]\n"
+    "                        [--qss2-geometric F,F,..] [--check-qss2 RTOL=BOUND]... [--label TEXT]\n"
     "Integrates N zones spread over the deck's zones (first outer step) with CVODE (BDF) at the\n"
     "reference tolerance, then with each method and setting, and prints a markdown table: zones ok,\n"
     "max relative error over species with mass fraction >= X, energy rate error, work per zone.\n"
     "CVODE runs at the implicit rtols as well. --check-implicit exits 1 unless the implicit method\n"
-    "at RTOL is within BOUND for every zone. Exit status: 0 ok, 1 a check failed, 2 bad input.\n";
+    "at RTOL is within BOUND for every zone; --check-qss2 the same for the qss2 method. Exit status:\n"
+    "0 ok, 1 a check failed, 2 bad input.\n";
 
 double number(const std::string& text, const std::string& what) {
   const std::optional<double> value = parse_whole_number(text);
@@ -63,6 +69,7 @@ double number(const std::string& text, const std::string& what) {
 
 std::vector<double> number_list(const std::string& text, const std::string& what) {
   std::vector<double> values;
+  if (text == "none") return values;
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) values.push_back(number(item, what));
   return values;
@@ -88,12 +95,15 @@ Options parse(int argc, char** argv) {
     else if (a == "--geometric") o.geometric_fractions = number_list(value(), a);
     else if (a == "--asymptotic") o.asymptotic_rtols = number_list(value(), a);
     else if (a == "--implicit") o.implicit_rtols = number_list(value(), a);
+    else if (a == "--qss2") o.qss2_rtols = number_list(value(), a);
+    else if (a == "--qss2-geometric") o.qss2_fractions = number_list(value(), a);
     else if (a == "--label") o.label = value();
-    else if (a == "--check-implicit") {
+    else if (a == "--check-implicit" || a == "--check-qss2") {
       const std::string v = value();
       const auto equals = v.find('=');
-      if (equals == std::string::npos) throw UsageError("--check-implicit: expected RTOL=BOUND, got '" + v + "'");
-      o.checks.push_back({number(v.substr(0, equals), a), number(v.substr(equals + 1), a)});
+      if (equals == std::string::npos) throw UsageError(a + ": expected RTOL=BOUND, got '" + v + "'");
+      (a == "--check-qss2" ? o.qss2_checks : o.checks)
+          .push_back({number(v.substr(0, equals), a), number(v.substr(equals + 1), a)});
     } else if (a == "--help" || a == "-h") {
       std::cout << usage;
       std::exit(0);
@@ -113,7 +123,8 @@ struct Zone {
 
 struct Row {
   std::string name;
-  double rtol = 0.0;  // implicit runs: for the checks
+  IntegrationMethod method = IntegrationMethod::asymptotic;
+  double rtol = 0.0;  // error-controlled runs of the implicit and qss2 methods: for the checks
   int ok = 0, zones = 0;
   double max_error = 0.0, energy_error = 0.0, seconds = 0.0;
   double steps = 0, rejected = 0, rhs = 0, jacobians = 0, factorizations = 0;
@@ -179,9 +190,11 @@ int run(const Options& o) {
     return worst;
   };
   std::vector<Row> rows;
-  auto measure = [&](const std::string& name, double rtol, const std::function<Outcome(const Zone&)>& method) {
+  auto measure = [&](const std::string& name, double rtol, const std::function<Outcome(const Zone&)>& method,
+                     IntegrationMethod kind = IntegrationMethod::asymptotic) {
     Row row;
     row.name = name;
+    row.method = kind;
     row.rtol = rtol;
     row.zones = static_cast<int>(zones.size());
     for (const Zone& z : zones) {
@@ -216,30 +229,36 @@ int run(const Options& o) {
     std::cerr << "  " << name << " done\n";
   };
 
-  std::vector<double> asymptotic_workspace(workspace_doubles_per_zone(IntegrationMethod::asymptotic, n, compact.reaction_count()));
+  const MethodNetwork method_network{compact.rate_view(), compact.step_view(), structure.view()};
+  std::vector<double> asymptotic_workspace(asymptotic::workspace_doubles(method_network));
   auto asymptotic = [&](IntegratorSettings s) {
     return [&, s](const Zone& z) {
-      const int R = compact.reaction_count();
-      double* w = asymptotic_workspace.data();
       std::vector<double> Y = z.Y0;
       ZoneResult r;
-      integrate_zone(compact.rate_view(), compact.step_view(), s, z.T9, z.rho, Y.data(),
-                     ZoneWorkspace<double*>{w, w + R, w + 2 * R, w + 2 * R + n}, r);
+      asymptotic::integrate_zone(method_network, s, z.T9, z.rho, Y.data(), asymptotic_workspace.data(), r);
       const double attempts = static_cast<double>(r.steps + r.rejected_steps);
       return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
                      s.schedule == StepSchedule::geometric ? attempts : 2 * attempts, 0, 0};
     };
   };
-  std::vector<double> implicit_workspace(structure.workspace_doubles());
-  const ImplicitView view = structure.view();
+  std::vector<double> implicit_workspace(implicit::workspace_doubles(method_network));
   auto implicit = [&](IntegratorSettings s) {
     return [&, s](const Zone& z) {
       std::vector<double> Y = z.Y0;
       ZoneResult r;
-      integrate_zone_implicit(compact.rate_view(), compact.step_view(), view, s, z.T9, z.rho, Y.data(),
-                              structure.workspace_at(implicit_workspace.data()), r);
+      implicit::integrate_zone(method_network, s, z.T9, z.rho, Y.data(), implicit_workspace.data(), r);
       return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
                      double(r.rhs_evaluations), double(r.jacobian_evaluations), double(r.factorizations)};
+    };
+  };
+  std::vector<double> qss2_workspace(qss2::workspace_doubles(method_network));
+  auto qss2 = [&](IntegratorSettings s) {
+    return [&, s](const Zone& z) {
+      std::vector<double> Y = z.Y0;
+      ZoneResult r;
+      qss2::integrate_zone(method_network, s, z.T9, z.rho, Y.data(), qss2_workspace.data(), r);
+      return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
+                     double(r.rhs_evaluations), 0, 0};
     };
   };
   auto cvode = [&](double rtol, double atol) {
@@ -279,7 +298,22 @@ int run(const Options& o) {
     s.schedule = StepSchedule::adaptive;
     s.rtol = rtol;
     s.atol = o.atol;
-    measure("implicit rtol " + format_short(rtol), rtol, implicit(s));
+    measure("implicit rtol " + format_short(rtol), rtol, implicit(s), IntegrationMethod::implicit);
+  }
+  for (double f : o.qss2_fractions) {
+    IntegratorSettings s = base;
+    s.method = IntegrationMethod::qss2;
+    s.schedule = StepSchedule::geometric;
+    s.dt_fraction = f;
+    measure("qss2 geometric dt " + format_short(f) + " t", 0.0, qss2(s));
+  }
+  for (double rtol : o.qss2_rtols) {
+    IntegratorSettings s = base;
+    s.method = IntegrationMethod::qss2;
+    s.schedule = StepSchedule::adaptive;
+    s.rtol = rtol;
+    s.atol = o.atol;
+    measure("qss2 adaptive rtol " + format_short(rtol), rtol, qss2(s), IntegrationMethod::qss2);
   }
   for (double rtol : o.implicit_rtols) measure("cvode rtol " + format_short(rtol), 0.0, cvode(rtol, o.atol));
 
@@ -311,19 +345,25 @@ int run(const Options& o) {
   }
   std::cout << "\n(work columns and ms are per zone, one thread; ms: the fastest of up to 3 runs)\n\n";
   int status = 0;
-  for (const auto& [rtol, bound] : o.checks) {
-    bool found = false;
-    for (const Row& r : rows) {
-      if (r.rtol != rtol) continue;
-      found = true;
-      const bool pass = r.ok == r.zones && r.max_error <= bound;
-      std::cout << "check: implicit rtol " << format_short(rtol) << ": " << r.ok << "/" << r.zones
-                << " zones ok, max relative error " << format_short(r.max_error) << " (bound " << format_short(bound)
-                << "): " << (pass ? "pass" : "FAIL") << "\n";
-      if (!pass) status = 1;
+  auto check = [&](IntegrationMethod method, const std::vector<std::pair<double, double>>& checks) {
+    const std::string name(integration_method_name(method));
+    for (const auto& [rtol, bound] : checks) {
+      bool found = false;
+      for (const Row& r : rows) {
+        if (r.method != method || r.rtol != rtol) continue;
+        found = true;
+        const bool pass = r.ok == r.zones && r.max_error <= bound;
+        std::cout << "check: " << name << " rtol " << format_short(rtol) << ": " << r.ok << "/" << r.zones
+                  << " zones ok, max relative error " << format_short(r.max_error) << " (bound "
+                  << format_short(bound) << "): " << (pass ? "pass" : "FAIL") << "\n";
+        if (!pass) status = 1;
+      }
+      if (!found)
+        throw UsageError("--check-" + name + ": rtol " + format_short(rtol) + " is not among --" + name);
     }
-    if (!found) throw UsageError("--check-implicit: rtol " + format_short(rtol) + " is not among --implicit");
-  }
+  };
+  check(IntegrationMethod::implicit, o.checks);
+  check(IntegrationMethod::qss2, o.qss2_checks);
   return status;
 }
 

@@ -25,7 +25,7 @@ json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.arg
 deck=(inputs/s150.yaml --quiet --force --set integrator.end_time=1e-5)
 "$z" "${deck[@]}" --threads "$(nproc)" --set zones.count=1024 --set output.prefix="$work/cpu" >"$work/cpu.log" 2>&1
 for config in "${configs[@]}"; do
-  ZONEODE_KERNEL_CONFIG=$config "$z" "${deck[@]}" --backend gpu --kernel final --set zones.count=1024 \
+  "$z" "${deck[@]}" --set run.kernel_config="$config" --backend gpu --kernel final --set zones.count=1024 \
     --set output.prefix="$work/f" >"$work/check-$config.log" 2>&1
   "$build/zoneode-compare" "$work/cpu_step000001.h5" "$work/f_step000001.h5" --rtol 1e-12 --atol 1e-28 \
     >"$work/compare-$config.txt" 2>&1 && v=ok || v=FAIL
@@ -40,13 +40,13 @@ time_run() {  # label, env..., -- args
 log "== 65,536 zones, s150, end_time 1e-5 (1,158 steps per zone), one run each"
 for config in "${configs[@]}"; do
   for p in zone network; do
-    time_run "final $config $p" ZONEODE_KERNEL_CONFIG=$config ZONEODE_KERNEL_PLACEMENT=$p \
-      "$z" "${deck[@]}" --backend gpu --kernel final --set zones.count=65536
+    time_run "final $config $p" \
+      "$z" "${deck[@]}" --set run.kernel_config="$config" --set run.kernel_placement="$p" --backend gpu --kernel final --set zones.count=65536
   done
 done
 for terms in ${CHUNK_TERMS:-}; do
-  time_run "final default, chunk_terms $terms" ZONEODE_CHUNK_TERMS=$terms \
-    "$z" "${deck[@]}" --backend gpu --kernel final --set zones.count=65536
+  time_run "final default, chunk_terms $terms" \
+    "$z" "${deck[@]}" --set run.chunk_terms="$terms" --backend gpu --kernel final --set zones.count=65536
 done
 time_run "final default" "$z" "${deck[@]}" --backend gpu --kernel final --set zones.count=65536
 time_run "tuned default" "$z" "${deck[@]}" --backend gpu --kernel tuned --set zones.count=65536
@@ -57,15 +57,15 @@ study=(inputs/s150.yaml --quiet --force --set zones.count=104 --set integrator.s
        --set integrator.end_time=1e-6 --set integrator.dt_fraction=1e-4)
 for config in ${FEW_CONFIGS:-128x0x0 256x0x0 512x0x0}; do
   for p in zone network; do
-    time_run "104 zones final $config $p" ZONEODE_KERNEL_CONFIG=$config ZONEODE_KERNEL_PLACEMENT=$p \
-      "$z" "${study[@]}" --backend gpu --kernel final
+    time_run "104 zones final $config $p" \
+      "$z" "${study[@]}" --set run.kernel_config="$config" --set run.kernel_placement="$p" --backend gpu --kernel final
   done
 done
 if command -v ncu >/dev/null && [ -n "${PROFILE:-1}" ]; then
   log "== ncu (--clock-control none), final ${configs[0]}, 2,640 zones, end_time 1e-8"
-  ZONEODE_KERNEL_CONFIG=${configs[0]} timeout 240 ncu --clock-control none --set full -k regex:final -c 1 \
+  timeout 240 ncu --clock-control none --set full -k regex:final -c 1 \
     -o "$work/final" "$z" inputs/s150.yaml --quiet --force --set integrator.end_time=1e-8 \
-    --set zones.count=2640 --backend gpu --kernel final >"$work/ncu.log" 2>&1 || log "ncu failed: $(tail -3 "$work/ncu.log")"
+    --set zones.count=2640 --set run.kernel_config="${configs[0]}" --backend gpu --kernel final >"$work/ncu.log" 2>&1 || log "ncu failed: $(tail -3 "$work/ncu.log")"
   if [ -f "$work/final.ncu-rep" ]; then
     ncu -i "$work/final.ncu-rep" --page details >"$out/ncu-details.txt" 2>&1
     ncu -i "$work/final.ncu-rep" --page source --csv --print-source sass >"$work/ncu-source.csv" 2>&1 || true

@@ -10,13 +10,30 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "backends/selection.hpp"
+#include "common/choices.hpp"
 #include "integrators/settings.hpp"
 #include "network/compact.hpp"
 #include "zones/zone_batch.hpp"
 
 namespace zoneode {
+
+// Which method, backend and kernel variant a run uses (deck `integrator.method`, `run.backend`,
+// `run.kernel`).
+struct BackendSelection {
+  IntegrationMethod method = IntegrationMethod::asymptotic;
+  BackendKind backend = BackendKind::cpu;
+  KernelVariant kernel = KernelVariant::final;  // GPU only
+};
+
+struct BackendOptions {
+  int threads = 0;                 // CPU: OpenMP threads (0: OpenMP's default)
+  int local_rank = 0;              // GPU: this rank's index among the ranks of its node
+  std::int64_t batch_zones = 0;    // GPU: zones per batch (0: as many as device memory allows)
+  KernelTuning tuning;             // GPU: the variant's launch choices from the deck
+  std::int64_t zones = 0;          // GPU: zones this rank will integrate, for the launch the run header shows
+};
 
 // What ran, for the run header, the summary and the state files' provenance.
 struct BackendDescription {
@@ -44,5 +61,8 @@ class Backend {
 
 // Throws std::invalid_argument when the combination is not built or does not exist.
 std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const BackendOptions& options);
+
+// The GPU kernel variants built into this binary, in list order (none without a GPU backend).
+std::vector<KernelVariant> built_kernel_variants();
 
 }  // namespace zoneode

@@ -4,7 +4,7 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #if ZONEODE_HAVE_GPU
-#include "backends/gpu/gpu_backend.hpp"
+#include "gpu_backend.hpp"  // kernels/
 #endif
 
 namespace zoneode {
@@ -14,13 +14,7 @@ std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const B
     case BackendKind::cpu:
       return std::make_unique<CpuBackend>(options);
     case BackendKind::gpu:
-      switch (selection.method) {
-        case IntegrationMethod::asymptotic: break;
-        case IntegrationMethod::implicit:
-          throw std::invalid_argument(
-              "integrator.method: 'implicit' runs on the CPU backend only (run.backend: cpu); the GPU backend "
-              "has the 'asymptotic' method");
-      }
+      // Every method runs on the GPU; which kernels a method has, the GPU backend says.
 #if ZONEODE_HAVE_GPU
       return make_gpu_backend(selection, options);
 #else
@@ -29,6 +23,15 @@ std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const B
 #endif
   }
   throw std::invalid_argument("run.backend: unknown backend");
+}
+
+std::vector<KernelVariant> built_kernel_variants() {
+  std::vector<KernelVariant> built;
+#if ZONEODE_HAVE_GPU
+  for (KernelVariant variant : kernel_variants)
+    if (gpu_kernel_built(variant)) built.push_back(variant);
+#endif
+  return built;
 }
 
 }  // namespace zoneode

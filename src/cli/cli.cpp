@@ -1,10 +1,12 @@
 // The command line: parsing, help, and the commands other than a run.
 #include "cli/cli.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 
+#include "backends/backend.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
 #include "cli/preflight.hpp"
@@ -17,6 +19,22 @@
 
 namespace zoneode {
 
+namespace {
+
+// "  NAME  summary" lines of one of the lists (common/*.def), indented for the help text.
+template <typename Enum, std::size_t N>
+std::string choice_lines(const Enum (&values)[N], std::string_view (*name)(Enum), std::string_view (*summary)(Enum)) {
+  std::string lines;
+  for (Enum value : values) {
+    std::string line = "    " + std::string(name(value));
+    line.resize(std::max<std::size_t>(line.size() + 2, 16), ' ');
+    lines += line + std::string(summary(value)) + "\n";
+  }
+  return lines;
+}
+
+}  // namespace
+
 std::string usage_text() {
   return R"(zoneode: a stiff reaction network integrated in every zone
 
@@ -26,13 +44,13 @@ usage:
                              [--progress SECONDS]
   zoneode network info DECK [--set section.key=value]...
   zoneode network export DECK --output FILE [--force] [--set section.key=value]...
-  zoneode --help | --version
+  zoneode --help | --version | --list-kernels
 
   DECK                a YAML input deck (inputs/README.md documents every key)
   --set KEY=VALUE     override a deck value (wins over the file; the resolved deck is printed)
   --backend cpu|gpu   where zones are integrated (same as --set run.backend=...; gpu needs a
                       build with -DZONEODE_GPU=HIP or CUDA)
-  --kernel NAME       GPU kernel variant: baseline, lds, wave (same as --set run.kernel=NAME)
+  --kernel NAME       GPU kernel variant (same as --set run.kernel=NAME; default final)
   --threads N         OpenMP threads per rank, CPU backend (same as --set run.threads=N)
   --summary FILE      write the JSON summary to FILE (same as --set run.summary=FILE)
   --restart FILE      continue from a state file written by this deck (step k), running k+1 on
@@ -44,6 +62,7 @@ usage:
   --quiet             do not print the resolved deck, the per-species table or progress lines
   --progress SECONDS  a progress line after an outer step at most every SECONDS (default 10;
                       0: after every outer step)
+  --list-kernels      the GPU kernel variants built into this binary, one per line
 
 signals: SIGTERM, SIGUSR1 or SIGINT (Ctrl-C; a second one ends the run at once) stop the run
   after the outer step in flight, with a checkpoint
@@ -51,7 +70,12 @@ signals: SIGTERM, SIGUSR1 or SIGINT (Ctrl-C; a second one ends the run at once) 
   --restart PATH
 exit status: 0 success, 1 runtime error, 2 bad input, 3 finished with failed zones,
   75 stopped early by a signal (resubmit with --restart from the checkpoint)
-)";
+
+methods (integrator.method):
+)" + choice_lines(integration_methods, integration_method_name, integration_method_summary) +
+         "backends (run.backend):\n" + choice_lines(backend_kinds, backend_kind_name, backend_kind_summary) +
+         "kernel variants (run.kernel; --list-kernels: those built into this binary):\n" +
+         choice_lines(kernel_variants, kernel_variant_name, kernel_variant_summary);
 }
 
 namespace {
@@ -94,6 +118,9 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
       return options;
     } else if (argument == "--version") {
       options.command = "version";
+      return options;
+    } else if (argument == "--list-kernels") {
+      options.command = "list-kernels";
       return options;
     } else if (is("--set")) {
       options.overrides.push_back(value("--set"));
@@ -163,7 +190,7 @@ namespace {
 int network_command(const CliOptions& options) {
   const Deck deck = load_deck(options.deck, options.overrides);
   const Network network = load_network(deck.network);
-  const CompactNetwork compact(network);
+  const CompactNetwork compact(network, deck.physics);
   if (options.command == "network-info") {
     print_network(network, compact, !options.quiet, std::cout);
     return exit_success;
@@ -184,10 +211,13 @@ int network_command(const CliOptions& options) {
 }  // namespace
 
 int run_command(const CliOptions& options, const MpiContext& mpi) {
-  if (options.command == "help" || options.command == "version") {
+  if (options.command == "help" || options.command == "version" || options.command == "list-kernels") {
     if (mpi.root()) {
       if (options.command == "help") std::cout << usage_text();
-      else std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ")\n";
+      else if (options.command == "version")
+        std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ")\n";
+      else
+        for (KernelVariant variant : built_kernel_variants()) std::cout << kernel_variant_name(variant) << "\n";
     }
     return exit_success;
   }

@@ -15,8 +15,8 @@
 
 #include "cli/report.hpp"
 #include "common/errors.hpp"
+#include "common/file_kind.hpp"
 #include "common/fnv1a.hpp"
-#include "deck/yaml_schema.hpp"
 #include "io/hdf5_state.hpp"
 #include "io/state_layout.hpp"
 
@@ -162,6 +162,7 @@ std::vector<InputPath> inputs_of(const CliOptions& options, const Deck& deck) {
   std::vector<InputPath> inputs{{options.deck, "the deck"}};
   if (!deck.network.file.empty()) inputs.push_back({deck.network.file, "network.file"});
   if (!deck.network.nuclides_file.empty()) inputs.push_back({deck.network.nuclides_file, "network.nuclides_file"});
+  if (!deck.physics.partition_table.empty()) inputs.push_back({deck.physics.partition_table, "physics.partition_table"});
   if (!deck.zones.from_file.empty()) inputs.push_back({deck.zones.from_file, "zones.from_file"});
   if (!options.restart.empty()) inputs.push_back({options.restart, "--restart", true});
   return inputs;

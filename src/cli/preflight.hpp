@@ -36,9 +36,9 @@ void check_network_export_path(const CliOptions& options, const Deck& deck);
 // ---- The parts, for the tests ----
 
 // The keys of a resolved deck that change a run's results once its zones are given: every key of
-// `integrator`, and steps.temperature_factor and steps.density_factor. A restart continues the
-// run of its file only where these are the same (zones.*, output.*, run.*, validation.* and
-// steps.count may differ; the network is compared by its hash).
+// `integrator` and `physics`, and steps.temperature_factor and steps.density_factor. A restart
+// continues the run of its file only where these are the same (zones.*, output.*, run.*,
+// validation.* and steps.count may differ; the network is compared by its hash).
 bool results_relevant_key(const std::string& dotted_key);
 
 // The results-relevant keys whose values differ between two resolved decks (YAML text), as

@@ -13,6 +13,7 @@
 
 #include "cli/preflight.hpp"
 #include "common/errors.hpp"
+#include "common/file_kind.hpp"
 #include "common/numbers.hpp"
 #include "deck/yaml_schema.hpp"
 #include "io/hdf5_handle.hpp"
@@ -113,8 +114,8 @@ FileDigest file_digest(const std::string& path, const std::string& what) {
 // ---- The restart file's deck ----
 
 bool results_relevant_key(const std::string& dotted_key) {
-  return dotted_key.rfind("integrator.", 0) == 0 || dotted_key == "steps.temperature_factor" ||
-         dotted_key == "steps.density_factor";
+  return dotted_key.rfind("integrator.", 0) == 0 || dotted_key.rfind("physics.", 0) == 0 ||
+         dotted_key == "steps.temperature_factor" || dotted_key == "steps.density_factor";
 }
 
 std::vector<std::string> changed_results_keys(const std::string& stored, const std::string& current) {
@@ -127,7 +128,7 @@ std::vector<std::string> changed_results_keys(const std::string& stored, const s
     throw InputError("its deck has no integrator section, expected a resolved zoneode deck");
   // Every results-relevant key of either deck, section by section, in this run's order.
   std::vector<std::string> keys;
-  for (const char* section : {"integrator", "steps"}) {
+  for (const char* section : {"integrator", "physics", "steps"}) {
     for (const YAML::Node& deck : {run_deck, file_deck}) {
       if (!is_map(deck)) continue;
       const YAML::Node map = deck[section];

@@ -96,7 +96,8 @@ void print_summary(const RunSummary& s, std::ostream& out) {
                 static_cast<long long>(s.destruction_terms));
   out << line;
   std::snprintf(line, sizeof line, "  backend          %s (kernel %s, %s), %d rank(s) x %d thread(s)\n",
-                s.backend.c_str(), s.kernel_variant.c_str(), s.device.c_str(), s.ranks, s.threads);
+                s.provenance.backend.c_str(), s.provenance.kernel_variant.c_str(), s.provenance.device.c_str(),
+                s.provenance.ranks, s.provenance.threads);
   out << line;
   std::snprintf(line, sizeof line, "  outer steps      %lld (from step %lld), %lld failed zone-steps\n",
                 static_cast<long long>(s.outer_steps), static_cast<long long>(s.first_outer_step),
@@ -175,11 +176,11 @@ std::string summary_json(const RunSummary& s) {
     out << (status ? ", " : "") << json_string(zone_status_name(status)) << ": " << s.zones_by_status[status];
   }
   out << "},\n";
-  out << "  \"backend\": " << json_string(s.backend) << ",\n";
-  out << "  \"kernel_variant\": " << json_string(s.kernel_variant) << ",\n";
-  out << "  \"device\": " << json_string(s.device) << ",\n";
-  out << "  \"ranks\": " << s.ranks << ",\n";
-  out << "  \"threads\": " << s.threads << ",\n";
+  out << "  \"backend\": " << json_string(s.provenance.backend) << ",\n";
+  out << "  \"kernel_variant\": " << json_string(s.provenance.kernel_variant) << ",\n";
+  out << "  \"device\": " << json_string(s.provenance.device) << ",\n";
+  out << "  \"ranks\": " << s.provenance.ranks << ",\n";
+  out << "  \"threads\": " << s.provenance.threads << ",\n";
   out << "  \"hdf5\": " << json_string(s.hdf5_mode) << ",\n";
   out << "  \"outer_steps\": " << s.outer_steps << ",\n";
   out << "  \"first_outer_step\": " << s.first_outer_step << ",\n";

@@ -9,6 +9,7 @@
 
 #include "cli/self_check.hpp"
 #include "integrators/settings.hpp"  // zone_status_count
+#include "io/provenance.hpp"
 #include "network/compact.hpp"
 
 namespace zoneode {
@@ -27,11 +28,7 @@ struct RunSummary {
   std::int64_t creation_terms = 0;
   std::int64_t destruction_terms = 0;
   std::int64_t zones = 0;
-  int ranks = 1;
-  int threads = 1;
-  std::string backend = "cpu";
-  std::string kernel_variant = "none";
-  std::string device = "host";       // rank 0's
+  Provenance provenance;             // what ran: the same as every state file of the run records
   std::string hdf5_mode;             // "parallel" or "serial"
   std::int64_t outer_steps = 0;      // outer steps run (after a restart: those after it)
   std::int64_t first_outer_step = 1;

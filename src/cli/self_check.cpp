@@ -98,9 +98,7 @@ const SelfCheckResult& SelfCheck::after_outer_step(const ZoneBatch& batch, doubl
   const double start = MPI_Wtime();
   const std::int64_t sampled = static_cast<std::int64_t>(sampled_.size());
   const int n = network_.species_count();
-  const RateView rates = compact_.rate_view();
-  const StepView step = compact_.step_view();
-  const ImplicitView view = structure_->view();
+  const MethodNetwork network{compact_.rate_view(), compact_.step_view(), structure_->view()};
   const IntegratorSettings& settings = reference_settings_;
 
   // This rank's share, round robin over sample order; results summed over ranks below.
@@ -108,14 +106,13 @@ const SelfCheckResult& SelfCheck::after_outer_step(const ZoneBatch& batch, doubl
 #pragma omp parallel
   {
     std::vector<double> workspace(structure_->workspace_doubles());
-    const ImplicitWorkspace<double*> work = structure_->workspace_at(workspace.data());
     const std::int64_t mine = (sampled - mpi_.rank() + mpi_.size() - 1) / mpi_.size();
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t j = 0; j < mine; ++j) {
       const std::int64_t k = mpi_.rank() + j * mpi_.size();
       double* Y = abundances_.data() + k * n;
       ZoneResult zone_result;
-      integrate_zone_implicit(rates, step, view, settings, temperature_[k], density_[k], Y, work, zone_result);
+      implicit::integrate_zone(network, settings, temperature_[k], density_[k], Y, workspace.data(), zone_result);
       double* out = reference.data() + k * (n + 2);
       std::copy(Y, Y + n, out);
       out[n] = zone_result.energy_generation_rate;

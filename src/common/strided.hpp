@@ -15,6 +15,8 @@ struct StridedArray {
   T* data = nullptr;
   std::int64_t stride = 1;
   ZONEODE_HD T& operator[](std::int64_t i) const { return data[i * stride]; }
+  // The array that starts at element i (a workspace cut into arrays, as with a pointer).
+  ZONEODE_HD StridedArray operator+(std::int64_t i) const { return {data + i * stride, stride}; }
 };
 
 }  // namespace zoneode

@@ -147,10 +147,34 @@ OutputDeck read_output(DeckSection section) {
   return output;
 }
 
+// run.kernel_config ("BLOCKxGROUP" or "BLOCKxGROUPxMIN_BLOCKS", "" for the variant's own),
+// run.kernel_placement and run.chunk_terms: the sweeps' knobs, in the deck so that the resolved
+// deck repeats the run. Whether a variant has the configuration is its own check (at launch).
+KernelTuning read_kernel_tuning(DeckSection& section) {
+  KernelTuning tuning;
+  const std::string config = section.text("kernel_config", "");
+  if (!config.empty()) {
+    char x = 0, y = 0, rest = 0;
+    const int read = std::sscanf(config.c_str(), "%d%c%d%c%d%c", &tuning.block, &x, &tuning.group, &y,
+                                 &tuning.min_blocks, &rest);
+    const bool shape = (read == 3 && x == 'x') || (read == 5 && x == 'x' && y == 'x');
+    if (!shape || tuning.block < 32 || tuning.block > 1024 || tuning.group < 0 || tuning.min_blocks < 0)
+      section.fail("kernel_config", "BLOCKxGROUP or BLOCKxGROUPxMIN_BLOCKS (e.g. 256x8 or 128x0x6; block 32-1024)",
+                   config);
+    tuning.configured = true;
+  }
+  tuning.placement = section.choice("kernel_placement", KernelPlacement::automatic, kernel_placements,
+                                    kernel_placement_name);
+  tuning.chunk_terms = static_cast<int>(section.integer("chunk_terms", 0, 0, 1 << 20));
+  tuning.bank_order = section.text("term_order", "banks", {"banks", "list"}) == "banks";
+  return tuning;
+}
+
 RunDeck read_run(DeckSection section) {
   RunDeck run;
   run.backend = section.choice("backend", BackendKind::cpu, backend_kinds, backend_kind_name);
-  run.kernel = section.choice("kernel", KernelVariant::baseline, kernel_variants, kernel_variant_name);
+  run.kernel = section.choice("kernel", KernelVariant::final, kernel_variants, kernel_variant_name);
+  run.tuning = read_kernel_tuning(section);
   run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
   run.batch_zones = section.integer("batch_zones", 0, 0);
   run.summary = section.text("summary", "");
@@ -165,6 +189,29 @@ ValidationDeck read_validation(DeckSection section) {
   validation.sample_atol = section.number("sample_atol", validation.sample_atol, positive());
   section.finish();
   return validation;
+}
+
+// Every key written out (the resolved deck says what was modelled), all off by default.
+PhysicsOptions read_physics(DeckSection section, BackendKind backend) {
+  PhysicsOptions physics;
+  physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);
+  physics.partition_functions = section.boolean("partition_functions", false);
+  // "" is the table shipped in inputs/data/partition_functions; a path must name a file.
+  physics.partition_table = section.has("partition_table") ? section.existing_file("partition_table") : "";
+  if (!physics.partition_table.empty() && !physics.partition_functions)
+    section.fail("partition_table", "partition_functions: true with a partition_table");
+  physics.self_heating = section.boolean("self_heating", false);
+  physics.neutrino_losses = section.boolean("neutrino_losses", false);
+  // The GPU kernels do not evaluate these yet (neutrino losses only change Q: they run there).
+  if (backend == BackendKind::gpu) {
+    const char* cpu_only = physics.screening != ScreeningKind::none ? "screening"
+                           : physics.partition_functions          ? "partition_functions"
+                           : physics.self_heating                 ? "self_heating"
+                                                                  : nullptr;
+    if (cpu_only) section.fail(cpu_only, std::string("its default with run.backend: gpu (") + cpu_only + " runs on the CPU backend only)");
+  }
+  section.finish();
+  return physics;
 }
 
 }  // namespace
@@ -188,6 +235,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
+  deck.physics = read_physics(root.section("physics"), deck.run.backend);
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;

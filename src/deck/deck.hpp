@@ -6,11 +6,12 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/selection.hpp"
+#include "common/choices.hpp"
 #include "decomposition/decomposition.hpp"
 #include "integrators/settings.hpp"
 #include "network/generator.hpp"
 #include "network/load.hpp"
+#include "physics/physics_options.hpp"
 
 namespace zoneode {
 
@@ -77,7 +78,8 @@ struct OutputDeck {
 
 struct RunDeck {
   BackendKind backend = BackendKind::cpu;
-  KernelVariant kernel = KernelVariant::baseline;  // the GPU kernel variant
+  KernelVariant kernel = KernelVariant::final;  // the GPU kernel variant
+  KernelTuning tuning;        // the variant's launch choices (kernel_config, kernel_placement, chunk_terms)
   int threads = 0;            // CPU backend: OpenMP threads; 0: OpenMP's default
   std::int64_t batch_zones = 0;  // GPU backend: zones per batch; 0: as many as device memory allows
   std::string summary;        // JSON summary file, "" for none
@@ -100,6 +102,7 @@ struct Deck {
   OutputDeck output;
   RunDeck run;
   ValidationDeck validation;
+  PhysicsOptions physics;     // screening, partition functions, self-heating, neutrino losses (all off)
   std::string resolved_yaml;  // every key with its value, defaults included: a deck that repeats the run
 };
 

@@ -12,6 +12,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include "common/file_kind.hpp"
 #include "common/numbers.hpp"
 
 namespace zoneode {
@@ -154,20 +155,6 @@ bool parse_number(const YAML::Node& node, const NumberRange& range, double& out)
 }
 
 }  // namespace
-
-std::string file_kind_name(std::filesystem::file_type type) {
-  switch (type) {
-    case std::filesystem::file_type::regular: return "a regular file";
-    case std::filesystem::file_type::directory: return "a directory";
-    case std::filesystem::file_type::fifo: return "a FIFO (named pipe)";
-    case std::filesystem::file_type::socket: return "a socket";
-    case std::filesystem::file_type::character: return "a character device";
-    case std::filesystem::file_type::block: return "a block device";
-    case std::filesystem::file_type::symlink: return "a symbolic link";
-    case std::filesystem::file_type::not_found: return "no such file";
-    default: return "not a regular file";
-  }
-}
 
 YAML::Node load_yaml_text(const std::string& text, const std::string& source) {
   YAML::Node root;

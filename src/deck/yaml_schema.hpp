@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -116,9 +115,6 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
 // values, found before any node is built); errors name `source`, line and column (DeckError).
 // Also for the deck stored in a state file.
 YAML::Node load_yaml_text(const std::string& text, const std::string& source);
-
-// "a directory", "a FIFO (named pipe)", ...: for messages about inputs that are no regular file.
-std::string file_kind_name(std::filesystem::file_type type);
 
 // YAML text of a resolved node, for printing and for HDF5 provenance.
 std::string emit_yaml(const YAML::Node& node);

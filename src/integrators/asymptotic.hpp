@@ -11,9 +11,11 @@
 #include <cstdint>
 
 #include "common/portability.hpp"
+#include "integrators/method_network.hpp"
 #include "integrators/settings.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
+#include "physics/self_heating.hpp"
 
 namespace zoneode {
 
@@ -40,18 +42,7 @@ ZONEODE_HD inline double scaled_local_error(const IntegratorSettings& settings, 
   return fabs(y_half - y_full) / scale;
 }
 
-// Doubles per zone of scratch for a method and network (rate factors and fluxes per reaction,
-// two proposed states per species): 2R + 2S.
-inline std::int64_t workspace_doubles_per_zone(IntegrationMethod method, int species, int reactions) {
-  switch (method) {
-    case IntegrationMethod::asymptotic: return 2 * static_cast<std::int64_t>(reactions) + 2 * species;
-    case IntegrationMethod::implicit: break;  // ImplicitStructure::workspace_doubles(): depends on the LU pattern
-  }
-  return 0;
-}
-
-// Caller-owned scratch of one zone: rate_factor and flux hold reaction_count values, the others
-// species_count.
+// One zone's scratch: rate_factor and flux hold reaction_count values, the others species_count.
 template <typename Array = double*>
 struct ZoneWorkspace {
   Array rate_factor;
@@ -73,6 +64,16 @@ ZONEODE_HD inline void zone_fluxes(const StepView& net, const Rates& rate_factor
   for (int r = 0; r < net.reaction_count; ++r) flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye);
 }
 
+// The same at the zone's T9 [GK] and rho [g/cm^3], screened when the network's screening is on.
+template <typename Rates, typename Abundances, typename Fluxes>
+ZONEODE_HD inline void zone_fluxes(const StepView& net, const Rates& rate_factor, const Abundances& Y, Fluxes flux,
+                                   double T9, double rho) {
+  if (net.screening == 0) return zone_fluxes(net, rate_factor, Y, flux);
+  const double ye = electron_fraction(net, Y);
+  const ScreeningPlasma plasma = screening_plasma(net, Y, T9, rho, ye);
+  for (int r = 0; r < net.reaction_count; ++r) flux[r] = reaction_flux(net, r, rate_factor[r], Y, ye, plasma);
+}
+
 // Every species from fluxes evaluated at Y_in over dt into Y_out; Y_out may be Y_in, since each
 // species reads only its own old abundance.
 template <typename Fluxes, typename In, typename Out>
@@ -91,13 +92,28 @@ ZONEODE_HD inline bool all_finite(int count, const Array& Y) {
   return true;
 }
 
+namespace asymptotic {
+
+// Doubles of scratch one zone needs (integrators/methods.hpp): rate factors and fluxes per
+// reaction, two proposed states per species, 2R + 2S.
+inline std::int64_t workspace_doubles(const MethodNetwork& network) {
+  return 2 * static_cast<std::int64_t>(network.step.reaction_count) + 2 * network.step.species_count;
+}
+
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time.
 // Y holds the initial abundances and returns the final ones: on failure, the last state that
-// passed the checks, with result.status saying why and result.time_reached how far.
+// passed the checks, with result.status saying why and result.time_reached how far. The contract
+// of every method's integrate_zone (integrators/methods.hpp); `workspace` holds
+// workspace_doubles() values. The readable serial reference that the CPU backend runs per zone.
+// With self-heating (net.self_heating) T9 evolves (physics/self_heating.hpp); result.final_T9 is
+// where it ended (T9 itself otherwise).
 template <typename Abundances, typename Array>
-ZONEODE_HD inline void integrate_zone(const RateView& rates, const StepView& net, const IntegratorSettings& settings,
-                                      double T9, double rho, Abundances Y, ZoneWorkspace<Array> work,
-                                      ZoneResult& result) {
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+  const RateView& rates = network.rates;
+  const StepView& net = network.step;
+  const int R = net.reaction_count;
+  const ZoneWorkspace<Array> work{workspace, workspace + R, workspace + 2 * R, workspace + 2 * R + net.species_count};
   const int n = net.species_count;
   const double floor = settings.abundance_floor;
   const double initial_mass = mass_fraction_sum(net, Y);
@@ -106,7 +122,7 @@ ZONEODE_HD inline void integrate_zone(const RateView& rates, const StepView& net
   while (control.begin_attempt()) {
     const double step = control.step();
     AttemptReductions reductions;
-    zone_fluxes(net, work.rate_factor, Y, work.flux);
+    zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
     reductions.release_rate_start = energy_release_rate(net, work.flux);
     Array proposed = work.y_full;
     if (settings.schedule == StepSchedule::geometric) {
@@ -119,7 +135,7 @@ ZONEODE_HD inline void integrate_zone(const RateView& rates, const StepView& net
         work.y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
         work.y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
       }
-      zone_fluxes(net, work.rate_factor, work.y_half, work.flux);
+      zone_fluxes(net, work.rate_factor, work.y_half, work.flux, T9, rho);
       reductions.release_rate_mid = energy_release_rate(net, work.flux);
       apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor);
       for (int i = 0; i < n; ++i) {
@@ -133,9 +149,19 @@ ZONEODE_HD inline void integrate_zone(const RateView& rates, const StepView& net
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
       for (int i = 0; i < n; ++i) Y[i] = proposed[i] * scale;
+      if (net.self_heating) {  // the step's energy, as StepControl integrates it, heats the zone
+        const double energy = settings.schedule == StepSchedule::geometric
+                                  ? reductions.release_rate_start * step
+                                  : 0.5 * step * (reductions.release_rate_start + reductions.release_rate_mid);
+        T9 = heated_temperature(net, T9, rho, Y, energy);
+        zone_rate_factors(rates, T9, rho, work.rate_factor);
+      }
     }
   }
   result = control.finish(mass_fraction_sum(net, Y));
+  result.final_T9 = T9;
 }
+
+}  // namespace asymptotic
 
 }  // namespace zoneode

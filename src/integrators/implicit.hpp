@@ -36,6 +36,7 @@
 #include "common/portability.hpp"
 #include "integrators/asymptotic.hpp"
 #include "integrators/jacobian.hpp"
+#include "integrators/method_network.hpp"
 #include "integrators/settings.hpp"
 #include "integrators/sparse_lu.hpp"
 #include "integrators/step_control.hpp"
@@ -43,19 +44,20 @@
 
 namespace zoneode {
 
-// Everything per network the method reads (views over ImplicitStructure's arrays).
-struct ImplicitView {
-  JacobianView jacobian;
-  SparseLuView lu;
-  const std::int32_t* entry_position = nullptr;  // J entry e -> position in the LU values
-};
-
 // One zone's scratch: rate_factor and flux hold reaction_count values, slot jacobian.slot_count,
 // jacobian jacobian.entry_count, matrix lu.filled_count, stages 4 x species, the rest species.
 template <typename Array = double*>
 struct ImplicitWorkspace {
   Array rate_factor, flux, slot, jacobian, matrix, energy_row, ye_column, ye_solution, rhs, state, stages, solve;
 };
+
+// One zone's workspace inside `base` (layout.total values; Array: a pointer or a StridedArray).
+template <typename Array>
+ZONEODE_HD inline ImplicitWorkspace<Array> implicit_workspace_at(const ImplicitWorkspaceLayout& l, Array base) {
+  return {base + l.rate_factor, base + l.flux,      base + l.slot,        base + l.jacobian,
+          base + l.matrix,      base + l.energy_row, base + l.ye_column, base + l.ye_solution,
+          base + l.rhs,         base + l.state,     base + l.stages,      base + l.solve};
+}
 
 namespace rodas3 {
 inline constexpr int stages = 4;
@@ -77,12 +79,23 @@ ZONEODE_HD inline double m(int k) {
 ZONEODE_HD inline bool new_f(int k) { return k != 1; }
 }  // namespace rodas3
 
+namespace implicit {
+
+// Doubles of scratch one zone needs (integrators/methods.hpp): the layout's total.
+inline std::int64_t workspace_doubles(const MethodNetwork& network) { return network.implicit.layout.total; }
+
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time with
-// Rodas3; contract as integrate_zone() in asymptotic.hpp (failed zones keep their last good state).
+// Rodas3; the contract of every method's integrate_zone (integrators/methods.hpp): failed zones
+// keep their last good state; self-heating as in asymptotic.hpp: T9 is updated after each accepted
+// step, not a variable of the method, and ends in result.final_T9. `workspace` holds
+// workspace_doubles() values.
 template <typename Abundances, typename Array>
-ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const StepView& net, const ImplicitView& imp,
-                                               const IntegratorSettings& settings, double T9, double rho,
-                                               Abundances Y, ImplicitWorkspace<Array> work, ZoneResult& result) {
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+  const RateView& rates = network.rates;
+  const StepView& net = network.step;
+  const ImplicitView& imp = network.implicit;
+  const ImplicitWorkspace<Array> work = implicit_workspace_at(imp.layout, workspace);
   const int n = net.species_count;
   const double initial_mass = mass_fraction_sum(net, Y);
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
@@ -95,10 +108,10 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
   while (control.begin_attempt()) {
     const double h = control.step();
     if (!jacobian_current) {
-      zone_fluxes(net, work.rate_factor, Y, work.flux);
+      zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
       species_rates(net, work.flux, f0);
       release_start = energy_release_rate(net, work.flux);
-      flux_derivative_slots(net, imp.jacobian, work.rate_factor, Y, work.slot);
+      flux_derivative_slots(net, imp.jacobian, work.rate_factor, Y, work.slot, T9, rho);
       jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
       ++rhs_evaluations;
       ++jacobian_evaluations;
@@ -128,7 +141,7 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
           for (int j = 0; j < s; ++j) y += rodas3::a(row + j) * work.stages[j * n + i];
           work.solve[i] = y;
         }
-        zone_fluxes(net, work.rate_factor, work.solve, work.flux);
+        zone_fluxes(net, work.rate_factor, work.solve, work.flux, T9, rho);
         species_rates(net, work.flux, work.rhs);
         release = energy_release_rate(net, work.flux);
         ++rhs_evaluations;
@@ -178,12 +191,19 @@ ZONEODE_HD inline void integrate_zone_implicit(const RateView& rates, const Step
       // asymptotic method, no abundance goes below the floor (files stay valid zone input).
       for (int i = 0; i < n; ++i) Y[i] = fmax(work.rhs[i] * scale, settings.abundance_floor);
       jacobian_current = false;
+      if (net.self_heating) {
+        T9 = heated_temperature(net, T9, rho, Y, released);
+        zone_rate_factors(rates, T9, rho, work.rate_factor);
+      }
     }
   }
   result = control.finish(mass_fraction_sum(net, Y));
+  result.final_T9 = T9;
   result.rhs_evaluations = rhs_evaluations;
   result.jacobian_evaluations = jacobian_evaluations;
   result.factorizations = factorizations;
 }
+
+}  // namespace implicit
 
 }  // namespace zoneode

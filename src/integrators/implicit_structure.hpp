@@ -11,26 +11,13 @@
 
 namespace zoneode {
 
-// Where each array of one zone's implicit workspace starts (offsets in doubles) and the total.
-struct ImplicitWorkspaceLayout {
-  std::int64_t rate_factor = 0, flux = 0, slot = 0, jacobian = 0, matrix = 0, energy_row = 0, ye_column = 0,
-               ye_solution = 0, rhs = 0, state = 0, stages = 0, solve = 0, total = 0;
-};
-
 class ImplicitStructure {
  public:
   explicit ImplicitStructure(const CompactNetwork& network);
 
   JacobianView jacobian_view() const;
   SparseLuView lu_view() const;
-  ImplicitView view() const { return {jacobian_view(), lu_view(), entry_position.data()}; }
-  // One zone's workspace inside `base` (workspace_doubles() values).
-  ImplicitWorkspace<double*> workspace_at(double* base) const {
-    const ImplicitWorkspaceLayout& l = layout_;
-    return {base + l.rate_factor, base + l.flux,        base + l.slot,        base + l.jacobian,
-            base + l.matrix,      base + l.energy_row,  base + l.ye_column,   base + l.ye_solution,
-            base + l.rhs,         base + l.state,       base + l.stages,      base + l.solve};
-  }
+  ImplicitView view() const { return {jacobian_view(), lu_view(), entry_position.data(), layout_}; }
   const ImplicitWorkspaceLayout& layout() const { return layout_; }
   std::int64_t workspace_doubles() const { return layout_.total; }
   int species_count() const { return species_count_; }

@@ -11,6 +11,9 @@
 // a rank-one part, kept as the vector u ("Ye column") so that captures do not fill the pattern
 // with dense rows (the solver applies it by Sherman-Morrison, implicit.hpp). Entries are stored
 // compactly (only the pattern's entries).
+// Screening (physics/screening.hpp) multiplies each slot by its reaction's factor exp(H) at Y;
+// d exp(H)/dY (through Ye and sum Z^2 Y) is neglected: H changes with the composition far more
+// slowly than the abundances the slots differentiate (a few per cent over a burn).
 // Host/device: raw pointers, fixed-order sums (bitwise reproducible), no allocation.
 #pragma once
 
@@ -41,29 +44,54 @@ struct JacobianView {
   const double* energy_term_coefficient = nullptr;  // Q_r [MeV], or Q_r Z_m for a Ye slot
 };
 
-// The flux derivatives ("slots") of every reaction at abundances Y.
+// The flux derivatives ("slots") of reaction r at abundances Y, whose electron fraction is ye;
+// rate: its rate factor (screened where screening is on).
+template <typename Abundances, typename Slots>
+ZONEODE_HD inline void reaction_flux_derivative_slots(const StepView& net, const JacobianView& jac, int r, double rate,
+                                                      const Abundances& Y, double ye, Slots slot) {
+  const int count = net.reactant_count[r];
+  const species_index_t* reactants = net.reactant_species + max_reactants_per_reaction * r;
+  const bool capture = (net.reaction_flags[r] & reaction_flag_electron_capture) != 0;
+  const int first = jac.slot_offsets[r];
+  for (int k = 0; k < count; ++k) {
+    double value = capture ? rate * ye : rate;
+    for (int other = 0; other < count; ++other) {
+      if (other != k) value *= Y[reactants[other]];
+    }
+    slot[first + k] = value;
+  }
+  if (capture) {
+    double value = rate;
+    for (int k = 0; k < count; ++k) value *= Y[reactants[k]];
+    slot[first + count] = value;
+  }
+}
+
+// The flux derivatives ("slots") of every reaction at abundances Y; `plasma` (null: unscreened)
+// gives the screening at Y.
+template <typename Rates, typename Abundances, typename Slots>
+ZONEODE_HD inline void flux_derivative_slots(const StepView& net, const JacobianView& jac, const Rates& rate_factor,
+                                             const Abundances& Y, Slots slot, const ScreeningPlasma* plasma) {
+  const double ye = electron_fraction(net, Y);
+  for (int r = 0; r < net.reaction_count; ++r) {
+    const double rate = plasma ? rate_factor[r] * reaction_screening(net, r, *plasma) : rate_factor[r];
+    reaction_flux_derivative_slots(net, jac, r, rate, Y, ye, slot);
+  }
+}
+
 template <typename Rates, typename Abundances, typename Slots>
 ZONEODE_HD inline void flux_derivative_slots(const StepView& net, const JacobianView& jac, const Rates& rate_factor,
                                              const Abundances& Y, Slots slot) {
-  const double ye = electron_fraction(net, Y);
-  for (int r = 0; r < net.reaction_count; ++r) {
-    const int count = net.reactant_count[r];
-    const species_index_t* reactants = net.reactant_species + max_reactants_per_reaction * r;
-    const bool capture = (net.reaction_flags[r] & reaction_flag_electron_capture) != 0;
-    const int first = jac.slot_offsets[r];
-    for (int k = 0; k < count; ++k) {
-      double value = capture ? rate_factor[r] * ye : rate_factor[r];
-      for (int other = 0; other < count; ++other) {
-        if (other != k) value *= Y[reactants[other]];
-      }
-      slot[first + k] = value;
-    }
-    if (capture) {
-      double value = rate_factor[r];
-      for (int k = 0; k < count; ++k) value *= Y[reactants[k]];
-      slot[first + count] = value;
-    }
-  }
+  flux_derivative_slots(net, jac, rate_factor, Y, slot, static_cast<const ScreeningPlasma*>(nullptr));
+}
+
+// At the zone's T9 [GK] and rho [g/cm^3], screened when the network's screening is on.
+template <typename Rates, typename Abundances, typename Slots>
+ZONEODE_HD inline void flux_derivative_slots(const StepView& net, const JacobianView& jac, const Rates& rate_factor,
+                                             const Abundances& Y, Slots slot, double T9, double rho) {
+  if (net.screening == 0) return flux_derivative_slots(net, jac, rate_factor, Y, slot);
+  const ScreeningPlasma plasma = screening_plasma(net, Y, T9, rho, electron_fraction(net, Y));
+  flux_derivative_slots(net, jac, rate_factor, Y, slot, &plasma);
 }
 
 // J's sparse entries (jac.entry_count values), the Ye column u (species_count values; J = sparse

@@ -4,13 +4,9 @@
 
 #include <cstdint>
 
-namespace zoneode {
+#include "common/choices.hpp"
 
-// The method that advances one zone (deck `integrator.method`).
-enum class IntegrationMethod : std::int32_t {
-  asymptotic = 0,  // the study's explicit asymptotic method (integrators/asymptotic.hpp)
-  implicit = 1,    // Rodas3 Rosenbrock method with sparse LU (integrators/implicit.hpp)
-};
+namespace zoneode {
 
 enum class StepSchedule : std::int32_t {
   geometric = 0,  // the study's schedule: dt = dt_fraction * t from start_time to end_time
@@ -54,8 +50,9 @@ struct ZoneResult {
   double energy_generation_rate = 0;  // [erg/(g s)] released energy / burn time (mean over the burn)
   double max_mass_drift = 0;          // largest |sum A Y - initial| / initial of accepted states (before renormalising)
   double mass_fraction_sum = 0;       // sum A Y of the returned state
-  // Work of the implicit method (0 for the asymptotic one, whose flux evaluations are 1 per
-  // geometric step and 2 per adaptive attempt).
+  double final_T9 = 0;                // [GK] T9 of the returned state (changes only with physics.self_heating)
+  // Work of the implicit and qss2 methods (0 for the asymptotic one, whose flux evaluations are
+  // 1 per geometric step and 2 per adaptive attempt).
   std::int64_t rhs_evaluations = 0;       // right-hand side (flux) evaluations
   std::int64_t jacobian_evaluations = 0;  // analytic Jacobian evaluations
   std::int64_t factorizations = 0;        // sparse LU factorisations

@@ -149,8 +149,10 @@ class StepControl {
     const double drift = fabs(r.mass * mass_ratio_ - initial_mass_) / initial_mass_;
     if (!(drift <= settings_.max_mass_drift)) return stop(zone_mass_drift);
     if (drift > max_drift_) max_drift_ = drift;
-    scale_ = settings_.renormalize ? initial_mass_ / r.mass : 1.0;
-    mass_ratio_ /= scale_;
+    if (settings_.renormalize) {  // otherwise scale_ and mass_ratio_ stay 1 (no division per step)
+      scale_ = initial_mass_ / r.mass;
+      mass_ratio_ /= scale_;
+    }
     return true;
   }
   ZONEODE_HD void advance() {

@@ -18,7 +18,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
-#include "deck/yaml_schema.hpp"
+#include "common/file_kind.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_read.hpp"
 #include "io/state_layout.hpp"
@@ -124,19 +124,19 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   write_scalar_attribute(file, layout::outer_step, a.outer_step);
   write_string_attribute(file, layout::network_hash, a.network_hash);
   write_scalar_attribute(file, layout::version, std::int32_t{layout::format_version});
-  write_string_attribute(file, layout::deck, a.deck);
+  write_string_attribute(file, layout::deck, a.provenance.resolved_deck);
   write_string_attribute(file, layout::zoneode_version, ZONEODE_VERSION);
   write_string_attribute(file, layout::git_commit, ZONEODE_GIT_COMMIT);
   write_string_attribute(file, layout::compiler, ZONEODE_COMPILER);
-  write_string_attribute(file, layout::backend, a.backend);
-  write_string_attribute(file, layout::kernel_variant, a.kernel_variant);
-  write_string_attribute(file, layout::device, a.device);
-  write_string_attribute(file, layout::launch, a.launch);
+  write_string_attribute(file, layout::backend, a.provenance.backend);
+  write_string_attribute(file, layout::kernel_variant, a.provenance.kernel_variant);
+  write_string_attribute(file, layout::device, a.provenance.device);
+  write_string_attribute(file, layout::launch, a.provenance.launch);
   write_string_attribute(file, layout::hdf5, std::string(hdf5_write_mode()) + " HDF5 " + std::to_string(H5_VERS_MAJOR) +
                                                  "." + std::to_string(H5_VERS_MINOR) + "." +
                                                  std::to_string(H5_VERS_RELEASE));
-  write_scalar_attribute(file, layout::ranks, std::int32_t{a.ranks});
-  write_scalar_attribute(file, layout::threads, std::int32_t{a.threads});
+  write_scalar_attribute(file, layout::ranks, std::int32_t{a.provenance.ranks});
+  write_scalar_attribute(file, layout::threads, std::int32_t{a.provenance.threads});
   write_scalar_attribute(file, layout::integrate_seconds, a.integrate_seconds);
   write_scalar_attribute(file, layout::checkpoint, std::int32_t{a.checkpoint ? 1 : 0});
   if (a.self_checked) {

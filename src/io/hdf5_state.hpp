@@ -12,6 +12,7 @@
 
 #include "decomposition/decomposition.hpp"
 #include "decomposition/mpi_context.hpp"
+#include "io/provenance.hpp"
 #include "network/network.hpp"
 
 namespace zoneode {
@@ -23,14 +24,8 @@ struct StateAttributes {
   double time = 0.0;           // [s] simulation time at the end of the step
   std::int64_t outer_step = 0;  // 0: the initial state
   std::string network_hash;
-  // Provenance: ignored by zoneode-compare.
-  std::string deck;            // the resolved deck
-  std::string backend = "cpu";
-  std::string kernel_variant = "none";
-  std::string device = "host";
-  std::string launch;
-  int ranks = 1;
-  int threads = 1;
+  // Ignored by zoneode-compare from here on.
+  Provenance provenance;
   double integrate_seconds = 0.0;  // integration time so far (max over ranks)
   bool checkpoint = false;         // a checkpoint of a stopped run, not an output
   // The accuracy self-check of this step (validation.sample_zones); written only when self_checked.

@@ -1,15 +1,18 @@
 #include "network/compact.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "physics/neutrinos.hpp"
+#include "physics/partition_table.hpp"
 
 namespace zoneode {
 
-CompactNetwork::CompactNetwork(const Network& network)
-    : species_count_(network.species_count()), reaction_count_(network.reaction_count()) {
+CompactNetwork::CompactNetwork(const Network& network, const PhysicsOptions& physics)
+    : species_count_(network.species_count()), reaction_count_(network.reaction_count()), physics_(physics) {
   validate_network(network, "network '" + excerpt(network.name) + "'");
   const int S = species_count_;
   const int R = reaction_count_;
@@ -64,7 +67,52 @@ CompactNetwork::CompactNetwork(const Network& network)
     species_A[i] = network.species[i].A;
     species_Z[i] = network.species[i].Z;
   }
+  if (physics.partition_functions) add_partition_functions(network);
+  if (physics.neutrino_losses) add_neutrino_losses(network);
   pack_blocks();
+}
+
+void CompactNetwork::add_partition_functions(const Network& network) {
+  const PartitionTable table =
+      read_partition_table(physics_.partition_table.empty() ? default_partition_table_path() : physics_.partition_table);
+  pf_grid = table.grid_T9;
+  std::map<int, int> row_of_species;  // tabulated species -> row, in order of first use
+  pf_offsets.assign(1, 0);
+  for (const Reaction& reaction : network.reactions) {
+    if (reaction.sets.front().reverse) {  // one reverse flag per reaction: it is part of the REACLIB key
+      std::map<int, int> power;
+      for (int p : reaction.products) ++power[p];
+      for (int q : reaction.reactants) --power[q];
+      for (const auto& [species, n] : power) {
+        const std::vector<double>* G = table.find(network.species[species].name);
+        if (!G || n == 0) continue;  // untabulated: G = 1
+        auto [it, added] = row_of_species.emplace(species, static_cast<int>(row_of_species.size()));
+        if (added)
+          for (double g : *G) pf_log10_G.push_back(std::log10(g));
+        pf_row.push_back(it->second);
+        pf_power.push_back(static_cast<signed char>(n));
+      }
+    }
+    pf_offsets.push_back(static_cast<std::int32_t>(pf_row.size()));
+  }
+}
+
+void CompactNetwork::add_neutrino_losses(const Network& network) {
+  neutrino_share.assign(reaction_count_, 0.0);
+  q_without_neutrino_loss_MeV = q_value_MeV;
+  for (int r = 0; r < reaction_count_; ++r) {
+    const Reaction& reaction = network.reactions[r];
+    int charge_in = 0, charge_out = 0;
+    for (int q : reaction.reactants) charge_in += network.species[q].Z;
+    for (int p : reaction.products) charge_out += network.species[p].Z;
+    // Weak: an electron capture, or a reaction whose total charge changes by one (beta+ / beta-).
+    const WeakKind kind = reaction.electron_capture        ? WeakKind::electron_capture
+                          : charge_out == charge_in - 1 ? WeakKind::beta_plus
+                          : charge_out == charge_in + 1 ? WeakKind::beta_minus
+                                                        : WeakKind::none;
+    neutrino_share[r] = zoneode::neutrino_share(kind, reaction.Q_MeV, charge_out);
+    q_value_MeV[r] = reaction.Q_MeV * (1.0 - neutrino_share[r]);
+  }
 }
 
 namespace {
@@ -102,6 +150,13 @@ void CompactNetwork::pack_blocks() {
   rate_offsets_.identical_factor = rates.add(identical_factor);
   rate_offsets_.set_offsets = rates.add(set_offsets);
   rate_offsets_.density_power = rates.add(density_power);
+  if (physics_.partition_functions) {  // appended only when on: the block is otherwise unchanged
+    rate_offsets_.pf_grid = rates.add(pf_grid);
+    rate_offsets_.pf_log10_G = rates.add(pf_log10_G);
+    rate_offsets_.pf_offsets = rates.add(pf_offsets);
+    rate_offsets_.pf_row = rates.add(pf_row);
+    rate_offsets_.pf_power = rates.add(pf_power);
+  }
   rate_bytes_ = rates.finish(rate_storage_);
   BlockPacker step;
   step_offsets_.q_value_MeV = step.add(q_value_MeV);
@@ -126,6 +181,14 @@ RateView CompactNetwork::rate_view_at(const std::byte* block) const {
   v.set_coefficients = at<double>(block, rate_offsets_.set_coefficients);
   v.identical_factor = at<double>(block, rate_offsets_.identical_factor);
   v.density_power = at<std::uint8_t>(block, rate_offsets_.density_power);
+  if (physics_.partition_functions) {
+    v.pf_points = static_cast<int>(pf_grid.size());
+    v.pf_grid = at<double>(block, rate_offsets_.pf_grid);
+    v.pf_log10_G = at<double>(block, rate_offsets_.pf_log10_G);
+    v.pf_offsets = at<std::int32_t>(block, rate_offsets_.pf_offsets);
+    v.pf_row = at<std::int32_t>(block, rate_offsets_.pf_row);
+    v.pf_power = at<signed char>(block, rate_offsets_.pf_power);
+  }
   return v;
 }
 
@@ -145,6 +208,8 @@ StepView CompactNetwork::step_view_at(const std::byte* block) const {
   v.destruction_factor = at<stoich_factor_t>(block, step_offsets_.destruction_factor);
   v.species_A = at<double>(block, step_offsets_.species_A);
   v.species_Z = at<double>(block, step_offsets_.species_Z);
+  v.screening = static_cast<int>(physics_.screening);
+  v.self_heating = physics_.self_heating ? 1 : 0;
   return v;
 }
 

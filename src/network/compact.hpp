@@ -9,6 +9,11 @@
 //   shared memory; `network info` prints both sizes (s150's step block is 46 KiB).
 // Each block is one byte array with 8-byte-aligned sub-arrays, so a backend copies or stages it
 // whole and rebuilds the views over its own copy with rate_view_at / step_view_at.
+//
+// Physics options (physics/physics_options.hpp) add to the rate block the partition-function terms
+// of reverse rates and their table rows, set the step view's screening and self-heating flags, and
+// with neutrino losses replace each weak reaction's Q by Q (1 - neutrino share). With every option
+// off the blocks are byte for byte those of a network without them.
 #pragma once
 
 #include <cstddef>
@@ -17,12 +22,15 @@
 
 #include "network/network.hpp"
 #include "network/views.hpp"
+#include "physics/physics_options.hpp"
 
 namespace zoneode {
 
 class CompactNetwork {
  public:
-  explicit CompactNetwork(const Network& network);
+  // Throws InputError for an unreadable or malformed partition-function table.
+  explicit CompactNetwork(const Network& network, const PhysicsOptions& physics = {});
+  const PhysicsOptions& physics() const { return physics_; }
 
   int species_count() const { return species_count_; }
   int reaction_count() const { return reaction_count_; }
@@ -59,11 +67,20 @@ class CompactNetwork {
   std::vector<stoich_factor_t> destruction_factor;
   std::vector<double> species_A;
   std::vector<double> species_Z;
+  // Physics (empty when its option is off).
+  std::vector<double> neutrino_share;   // per reaction: share of Q the neutrino takes (0: not weak)
+  std::vector<double> q_without_neutrino_loss_MeV;  // per reaction: the network's Q
+  std::vector<double> pf_grid;          // T9 [GK] of the partition-function table
+  std::vector<double> pf_log10_G;       // rows of log10 G at pf_grid, one per tabulated species used
+  std::vector<std::int32_t> pf_offsets; // per reaction: its terms [pf_offsets[r], pf_offsets[r+1])
+  std::vector<std::int32_t> pf_row;
+  std::vector<signed char> pf_power;    // +products - reactants multiplicity of the term's species
 
  private:
   // Byte offsets of each array inside its block.
   struct RateOffsets {
     std::size_t set_offsets, set_coefficients, identical_factor, density_power;
+    std::size_t pf_grid, pf_log10_G, pf_offsets, pf_row, pf_power;
   };
   struct StepOffsets {
     std::size_t reactant_count, reactant_species, reaction_flags, q_value_MeV, creation_offsets,
@@ -71,9 +88,12 @@ class CompactNetwork {
         species_A, species_Z;
   };
   void pack_blocks();
+  void add_partition_functions(const Network& network);
+  void add_neutrino_losses(const Network& network);
 
   int species_count_ = 0;
   int reaction_count_ = 0;
+  PhysicsOptions physics_;
   RateOffsets rate_offsets_{};
   StepOffsets step_offsets_{};
   std::int64_t rate_bytes_ = 0;

@@ -4,7 +4,9 @@
 // Units: T9 in GK, rho in g/cm^3, abundances Y in mol/g (X = A Y), time in s, fluxes in mol/(g s).
 // A reaction r with n reactants has flux
 //     flux_r = rho^(n-1) * lambda_r(T9) * prod(Y_reactants) / prod(n_identical!)      (REACLIB)
-// with one more factor rho*Ye for electron captures. dY_i/dt = F+_i - F-_i where F+_i (F-_i) sums
+// with one more factor rho*Ye for electron captures, and with the physics options (physics/) a
+// partition-function factor G_products / G_reactants for reverse rates (in the rate factor) and a
+// screening factor exp(H) per flux evaluation (it depends on the composition). dY_i/dt = F+_i - F-_i where F+_i (F-_i) sums
 // stoichiometric factor * flux over the reactions creating (destroying) species i.
 //
 // Backends differ in which thread evaluates which reaction or species and where the arrays live;
@@ -17,6 +19,8 @@
 
 #include "common/portability.hpp"
 #include "network/views.hpp"
+#include "physics/partition_functions.hpp"
+#include "physics/screening.hpp"
 
 namespace zoneode {
 
@@ -29,8 +33,10 @@ ZONEODE_HD inline double reaclib_set_lambda(const double* a, double T9) {
 }
 
 // Everything of reaction r's flux that does not depend on abundances:
-// rho^(n-1) [* rho for electron captures] * sum of sets' lambda / prod(n_identical!).
-// Computed once per zone, since T and rho are constant over one burn.
+// rho^(n-1) [* rho for electron captures] * sum of sets' lambda / prod(n_identical!)
+// [* G_products / G_reactants for a reverse rate with partition functions on].
+// Computed once per zone, since T and rho are constant over one burn (with self-heating, again
+// whenever T changes).
 ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
   double lambda = 0.0;
   for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
@@ -38,7 +44,10 @@ ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double
   }
   double density_factor = 1.0;
   for (int k = 0; k < net.density_power[r]; ++k) density_factor *= rho;
-  return density_factor * lambda * net.identical_factor[r];
+  const double factor = density_factor * lambda * net.identical_factor[r];
+  if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return factor;
+  return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
+                                           net.pf_offsets[r], net.pf_offsets[r + 1], T9);
 }
 
 // Electron fraction Ye = sum_i Z_i Y_i [mol/g].
@@ -47,6 +56,44 @@ ZONEODE_HD inline double electron_fraction(const StepView& net, const Abundances
   double ye = 0.0;
   for (int i = 0; i < net.species_count; ++i) ye += net.species_Z[i] * Y[i];
   return ye;
+}
+
+// sum_i Z_i^2 Y_i [mol/g], for weak screening.
+template <typename Abundances>
+ZONEODE_HD inline double charge_squared_sum(const StepView& net, const Abundances& Y) {
+  double sum = 0.0;
+  for (int i = 0; i < net.species_count; ++i) sum += net.species_Z[i] * net.species_Z[i] * Y[i];
+  return sum;
+}
+
+// The plasma that screening sees at one flux evaluation: T9 [GK], rho [g/cm^3], Ye and (weak
+// screening only) sum Z^2 Y of the abundances the fluxes are evaluated at.
+ZONEODE_HD inline ScreeningPlasma make_screening_plasma(double T9, double rho, double ye, double z2_sum) {
+  ScreeningPlasma plasma;
+  plasma.temperature = T9 * 1e9;
+  plasma.density = rho;
+  plasma.ye = ye;
+  plasma.z2_sum = z2_sum;
+  return plasma;
+}
+template <typename Abundances>
+ZONEODE_HD inline ScreeningPlasma screening_plasma(const StepView& net, const Abundances& Y, double T9, double rho,
+                                                   double ye) {
+  const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
+  return make_screening_plasma(T9, rho, ye, weak ? charge_squared_sum(net, Y) : 0.0);
+}
+
+// Reaction r's screening factor (exactly 1 with screening off or fewer than two nuclei in).
+ZONEODE_HD inline double reaction_screening(const StepView& net, int r, const ScreeningPlasma& plasma) {
+  if (net.screening == 0) return 1.0;
+  const int count = net.reactant_count[r];
+  const species_index_t* species = net.reactant_species + max_reactants_per_reaction * r;
+  double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
+  for (int k = 0; k < count; ++k) {
+    z[k] = net.species_Z[species[k]];
+    a[k] = net.species_A[species[k]];
+  }
+  return reaction_screening_factor(static_cast<ScreeningKind>(net.screening), count, z, a, plasma);
 }
 
 // flux_r = rate_factor_r * prod(Y_reactants) [* Ye for electron captures]   [mol/(g s)], the
@@ -60,6 +107,26 @@ ZONEODE_HD inline double reaction_flux(double rate_factor, int reactants, const 
   return flux;
 }
 
+// reaction_flux() without branches on the reactant count: the first `slots` reactant slots are
+// all multiplied in, a reaction's unused slots naming an entry of Y that holds 1.0 (Y padded by
+// the caller), as an electron capture's missing Ye is 1.0; x * 1.0 is exact, so the result is
+// bitwise reaction_flux()'s. For GPU warps, where a loop over each reaction's own count diverges.
+// slots: the network's most reactants (at most max_reactants_per_reaction), the same for every
+// reaction.
+template <typename Species, typename Abundances>
+ZONEODE_HD inline double reaction_flux_slots(double rate_factor, int slots, const Species& species,
+                                             bool electron_capture, const Abundances& Y, double ye) {
+  double flux = rate_factor;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+  for (int k = 0; k < max_reactants_per_reaction; ++k) {
+    if (k < slots) flux *= Y[species(k)];
+  }
+  flux *= electron_capture ? ye : 1.0;
+  return flux;
+}
+
 template <typename Abundances>
 ZONEODE_HD inline double reaction_flux(const StepView& net, int r, double rate_factor, const Abundances& Y,
                                        double ye) {
@@ -67,6 +134,13 @@ ZONEODE_HD inline double reaction_flux(const StepView& net, int r, double rate_f
   return reaction_flux(
       rate_factor, net.reactant_count[r], [species](int k) { return species[k]; },
       (net.reaction_flags[r] & reaction_flag_electron_capture) != 0, Y, ye);
+}
+
+// The same with screening: rate_factor * exp(H) in place of rate_factor.
+template <typename Abundances>
+ZONEODE_HD inline double reaction_flux(const StepView& net, int r, double rate_factor, const Abundances& Y, double ye,
+                                       const ScreeningPlasma& plasma) {
+  return reaction_flux(net, r, rate_factor * reaction_screening(net, r, plasma), Y, ye);
 }
 
 // One term of a F+ or F- sum: stoichiometric factor x flux of its reaction.

@@ -24,6 +24,15 @@ struct RateView {
   const double* set_coefficients = nullptr;
   const double* identical_factor = nullptr;   // 1 / prod(n_identical!) per reaction
   const std::uint8_t* density_power = nullptr;  // reactants - 1, plus 1 for electron captures
+  // Partition functions of reverse rates (physics/partition_functions.hpp); null when off.
+  // Reaction r's factor has terms pf_offsets[r] .. pf_offsets[r+1]-1: table row pf_row[k] (log10 G
+  // at the pf_points temperatures pf_grid, row-major in pf_log10_G) to the power pf_power[k].
+  int pf_points = 0;
+  const double* pf_grid = nullptr;
+  const double* pf_log10_G = nullptr;
+  const std::int32_t* pf_offsets = nullptr;
+  const std::int32_t* pf_row = nullptr;
+  const signed char* pf_power = nullptr;
 };
 
 // Read at every step.
@@ -45,6 +54,8 @@ struct StepView {
   const stoich_factor_t* destruction_factor = nullptr;
   const double* species_A = nullptr;  // mass number, for mass fractions X = A Y
   const double* species_Z = nullptr;  // charge, for Ye = sum Z Y
+  int screening = 0;     // ScreeningKind (physics/screening.hpp): 0 none
+  int self_heating = 0;  // 1: T9 follows dT/dt = eps / c_v (physics/eos.hpp)
 };
 
 }  // namespace zoneode

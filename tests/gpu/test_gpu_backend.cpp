@@ -1,11 +1,15 @@
 // The GPU backend through the Backend interface, on a machine with a GPU (ctest -L gpu): a zone
-// with non-finite input fails alone while its neighbours match the CPU backend. And, on any
-// machine, final's term chunks: every species' F+ and F- terms, in CSR order, read back from the
-// column-stored chunks.
+// with non-finite input fails alone while its neighbours match the CPU backend; every built
+// variant's qss2 matches the CPU's qss2. And, on any machine, final's term chunks: every species'
+// F+ and F- terms, in CSR order, read back from the column-stored chunks.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "kernel_launch.hpp"
@@ -71,45 +75,100 @@ TEST(GpuBackend, ABadZoneFailsAloneAndItsNeighboursMatchTheCpu) {
   }
 }
 
-// Reads species i's terms back as final does: its chunks in list order, each chunk's terms by
-// column, and compares them with the CSR list (reaction and factor, in order).
-void expect_chunks_hold_the_lists(const StepView& net, const gpu::TermChunks& chunks, int chunk_terms) {
-  std::vector<int> seen(chunks.terms.size(), 0);
-  auto check = [&](const std::vector<std::int32_t>& per_species, const std::int32_t* offsets,
-                   const reaction_index_t* reaction, const stoich_factor_t* factor, const char* list) {
-    for (int i = 0; i < net.species_count; ++i) {
-      std::int32_t k = offsets[i];
-      for (std::int32_t c = per_species[i]; c < per_species[i + 1]; ++c) {
-        const std::int32_t stored = chunks.position[c];
-        ASSERT_GE(chunks.length[stored], 1);
-        ASSERT_LE(chunks.length[stored], chunk_terms);
-        for (std::int32_t j = 0; j < chunks.length[stored]; ++j, ++k) {
-          const std::int32_t at = chunks.column_start[j] + stored;
-          ASSERT_LT(at, chunks.column_start[j + 1]) << list << " species " << i;
-          ++seen[at];
-          const std::uint32_t term = chunks.terms[at];
-          ASSERT_LT(k, offsets[i + 1]) << list << " species " << i;
-          EXPECT_EQ(term & 0xffffu, reaction[k]) << list << " species " << i << " term " << k;
-          EXPECT_EQ(term >> gpu::chunk_term_factor_shift, factor[k]) << list << " species " << i << " term " << k;
-        }
-      }
-      EXPECT_EQ(k, offsets[i + 1]) << list << " species " << i << ": terms missing";
-    }
-  };
-  check(chunks.creation_chunks, net.creation_offsets, net.creation_reaction, net.creation_factor, "F+");
-  check(chunks.destruction_chunks, net.destruction_offsets, net.destruction_reaction, net.destruction_factor, "F-");
-  for (std::size_t at = 0; at < seen.size(); ++at) EXPECT_EQ(seen[at], 1) << "stored term " << at;
-  for (std::size_t c = 1; c < chunks.length.size(); ++c) EXPECT_GE(chunks.length[c - 1], chunks.length[c]);
+// Zones over T9 0.5..2.8 and rho 1e4..1e8 of a generated network, proton and helium rich.
+ZoneBatch qss2_zones(const Network& network) {
+  ZoneBatch batch;
+  batch.resize(24, network.species_count());
+  for (int z = 0; z < 24; ++z) {
+    batch.temperature[z] = 0.5 + 0.1 * z;
+    batch.density[z] = 1e4 * std::pow(1.5, z);
+    batch.zone_abundances(z)[network.find_species("he4")] = 0.5 / 4;
+    batch.zone_abundances(z)[network.find_species("p")] = 0.5;
+  }
+  return batch;
 }
 
-TEST(TermChunks, HoldEverySpeciesListInOrder) {
-  const CompactNetwork compact(generate_network(generator_preset("s150")));
-  for (int chunk_terms : {1, 7, 41, 100000}) {
-    const gpu::TermChunks chunks = gpu::make_term_chunks(compact.step_view(), chunk_terms);
-    SCOPED_TRACE("chunk_terms " + std::to_string(chunk_terms));
-    expect_chunks_hold_the_lists(compact.step_view(), chunks, chunk_terms);
+// Every built variant's qss2 (kernels/zone_team_qss2.hpp, through run_zones) against the CPU
+// backend's qss2 (integrators/qss2.hpp) on the same zones. Geometric schedule: the same steps,
+// so the same status, step count and flux evaluations, and abundances and energy rates within
+// 1e-12 (the sums' order differs). Adaptive schedule (rtol 1e-5, dt growth up to 5x, so that
+// steps are rejected and the GPU's retry path runs): the accepted and rejected step counts of
+// every zone are compared and their differences printed; where both are equal the abundances
+// must agree to 1e-10 (the same step sequence; rounding differences near a 1.0 error norm are
+// what may change a count).
+TEST(GpuBackend, EveryVariantsQss2MatchesTheCpuQss2) {
+  const Network network = generate_network({30, 250, 5});
+  const CompactNetwork compact(network);
+  IntegratorSettings settings;
+  settings.method = IntegrationMethod::qss2;
+  settings.start_time = 1e-10;
+  settings.end_time = 1e-4;
+  settings.dt_fraction = 0.05;
+  settings.max_mass_drift = 1.0;
+  settings.max_dt_growth = 5.0;
+  settings.rtol = 1e-5;
+  settings.atol = 1e-20;
+  // The CPU results first (on any machine: they check that the adaptive runs reject steps).
+  const StepSchedule schedules[2] = {StepSchedule::geometric, StepSchedule::adaptive};
+  std::vector<ZoneBatch> cpu;
+  for (StepSchedule schedule : schedules) {
+    settings.schedule = schedule;
+    cpu.push_back(qss2_zones(network));
+    auto host = make_backend({IntegrationMethod::qss2, BackendKind::cpu, KernelVariant::baseline}, {});
+    integrate(*host, compact, settings, cpu.back());
+    std::int64_t rejected = 0;
+    for (int z = 0; z < 24; ++z) {
+      ASSERT_EQ(cpu.back().results[z].status, zone_ok) << "zone " << z;
+      rejected += cpu.back().results[z].rejected_steps;
+    }
+    if (schedule == StepSchedule::adaptive) EXPECT_GT(rejected, 0) << "the retry path is not exercised";
+  }
+  for (KernelVariant variant : built_kernel_variants()) {
+    const std::string name(kernel_variant_name(variant));
+    std::unique_ptr<Backend> device;
+    try {
+      device = make_backend({IntegrationMethod::qss2, BackendKind::gpu, variant}, {});
+    } catch (const std::exception& error) {
+      GTEST_SKIP() << "no usable GPU: " << error.what();
+    }
+    for (int k = 0; k < 2; ++k) {
+      settings.schedule = schedules[k];
+      const bool adaptive = schedules[k] == StepSchedule::adaptive;
+      SCOPED_TRACE("variant " + name + (adaptive ? ", adaptive" : ", geometric"));
+      ZoneBatch gpu = qss2_zones(network);
+      integrate(*device, compact, settings, gpu);
+      int count_differences = 0;
+      for (int z = 0; z < 24; ++z) {
+        const ZoneResult &a = cpu[k].results[z], &b = gpu.results[z];
+        EXPECT_EQ(b.status, a.status) << "zone " << z;
+        const bool same_steps = b.steps == a.steps && b.rejected_steps == a.rejected_steps;
+        if (!adaptive) {
+          EXPECT_TRUE(same_steps) << "zone " << z;
+        } else if (!same_steps) {
+          ++count_differences;
+          std::printf("qss2 %s zone %d: steps %lld/%lld (CPU) against %lld/%lld (GPU), accepted/rejected\n",
+                      name.c_str(), z, static_cast<long long>(a.steps), static_cast<long long>(a.rejected_steps),
+                      static_cast<long long>(b.steps), static_cast<long long>(b.rejected_steps));
+          continue;
+        }
+        EXPECT_EQ(b.rhs_evaluations, a.rhs_evaluations) << "zone " << z;
+        const double bound = adaptive ? 1e-10 : 1e-12;
+        for (int i = 0; i < network.species_count(); ++i) {
+          const double x = cpu[k].zone_abundances(z)[i], y = gpu.zone_abundances(z)[i];
+          EXPECT_LE(std::fabs(x - y), 1e-28 + bound * std::fmax(std::fabs(x), std::fabs(y)))
+              << "zone " << z << " species " << i;
+        }
+        const double ea = a.energy_generation_rate, eb = b.energy_generation_rate;
+        EXPECT_LE(std::fabs(ea - eb), bound * std::fmax(std::fabs(ea), std::fabs(eb))) << "zone " << z;
+      }
+      // Rounding may flip a controller decision in a zone or two, not in most.
+      EXPECT_LE(count_differences, 2) << "zones whose adaptive step counts differ";
+      std::printf("qss2 %s %s: %d of 24 zones with other step counts than the CPU\n", name.c_str(),
+                  adaptive ? "adaptive" : "geometric", count_differences);
+    }
   }
 }
+
 
 }  // namespace
 }  // namespace zoneode

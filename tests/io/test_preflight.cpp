@@ -26,7 +26,7 @@ TEST(PreflightParts, RankListsAreShort) {
 
 TEST(PreflightParts, ResultsRelevantKeys) {
   for (const char* key : {"integrator.rtol", "integrator.schedule", "integrator.method", "steps.temperature_factor",
-                          "steps.density_factor"})
+                          "steps.density_factor", "physics.screening", "physics.self_heating"})
     EXPECT_TRUE(results_relevant_key(key)) << key;
   for (const char* key : {"steps.count", "output.prefix", "run.threads", "zones.decomposition", "validation.sample_zones",
                           "zones.mass_sum_tolerance", "network.preset"})

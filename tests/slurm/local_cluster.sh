@@ -80,7 +80,8 @@ SlurmdPort=$slurmd_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$state/munge/munge.socket
+# cred_expire: how long a requeued job waits before it may start again (default 120 s)
+AuthInfo=socket=$state/munge/munge.socket,cred_expire=10
 CredType=cred/munge
 MpiDefault=none
 ProctrackType=proctrack/linuxproc

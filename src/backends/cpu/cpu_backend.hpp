@@ -1,11 +1,12 @@
 // The CPU backend: zones in parallel with OpenMP, each integrated by the serial reference
-// integrate_zone() of its method (integrate_zone_implicit() for `implicit`). Integrates in place: upload and download move nothing.
+// integrate_zone() of its method (integrators/methods.hpp). Integrates in place: upload and
+// download move nothing.
 #pragma once
 
 #include <memory>
 
 #include "backends/backend.hpp"
-#include "integrators/implicit_structure.hpp"
+#include "integrators/method_data.hpp"
 
 namespace zoneode {
 
@@ -22,10 +23,9 @@ class CpuBackend final : public Backend {
 
  private:
   int threads_ = 1;
-  const CompactNetwork* network_ = nullptr;
   IntegratorSettings settings_;
   ZoneSpan zones_;
-  std::unique_ptr<ImplicitStructure> implicit_;  // the implicit method's per-network structure
+  std::unique_ptr<MethodData> method_;  // the method's per-network structure and views
 };
 
 }  // namespace zoneode

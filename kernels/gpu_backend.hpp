@@ -12,4 +12,7 @@ namespace zoneode {
 // can be used.
 std::unique_ptr<Backend> make_gpu_backend(const BackendSelection& selection, const BackendOptions& options);
 
+// Whether the variant was built into this binary (ZONEODE_KERNEL).
+bool gpu_kernel_built(KernelVariant variant);
+
 }  // namespace zoneode

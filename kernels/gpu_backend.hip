@@ -1,19 +1,21 @@
-// The GPU backend: implements Backend with one of the kernel variants of kernels/.
+// The GPU backend: implements Backend with one of the kernel variants of this folder.
 //
 // Device: the rank's index within its node, modulo the devices visible, so that
 // ROCR_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES / CUDA_VISIBLE_DEVICES set by Slurm or a wrapper are
 // honoured and several ranks may share one GPU. Every runtime call is checked and fails with file,
 // line and the runtime's message (the driver adds the rank). ZONEODE_GPU_DEBUG=1 synchronises and
 // checks after every launch and poisons the results before it, so an unwritten zone shows.
-#include "backends/gpu/gpu_backend.hpp"
+#include "gpu_backend.hpp"  // kernels/
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <stdexcept>
 #include <string>
 
 #include "gpu_runtime.hpp"
+#include "implicit_kernels.hpp"
 #include "kernel_launch.hpp"
 
 namespace zoneode {
@@ -51,21 +53,61 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
-const gpu::VariantOps* variant_ops(KernelVariant variant) {
-  switch (variant) {
-    case KernelVariant::baseline: return gpu::baseline_variant();
-    case KernelVariant::lds: return gpu::lds_variant();
-    case KernelVariant::wave: return gpu::wave_variant();
-    case KernelVariant::tuned: return gpu::tuned_variant();
-    case KernelVariant::final: return gpu::final_variant();
+}  // namespace
+
+namespace gpu {
+// The variants built into this binary (kernel_variants_built.def, generated from the one list
+// src/common/kernel_variants.def): kernels/NAME.hip defines NAME_variant().
+#define ZONEODE_CHOICE(name, ...) const VariantOps* name##_variant();
+#include "kernel_variants_built.def"
+#undef ZONEODE_CHOICE
+}  // namespace gpu
+
+namespace {
+
+// The launch table: per method, the kernel run.kernel names. The asymptotic method: every variant
+// built; qss2: the variant's plan, its own kernels in that shape (qss2_kernels.hip); the implicit
+// method: its own kernels (implicit_gpu.hip).
+const gpu::VariantOps* variant_ops(IntegrationMethod method, KernelVariant variant) {
+  switch (method) {
+    case IntegrationMethod::asymptotic:
+    case IntegrationMethod::qss2: break;
+    case IntegrationMethod::implicit: return gpu::implicit_variant(variant);
   }
-  return nullptr;
+  switch (variant) {
+#define ZONEODE_CHOICE(name, ...) \
+  case KernelVariant::name: return gpu::name##_variant();
+#include "kernel_variants_built.def"
+#undef ZONEODE_CHOICE
+    default: return nullptr;  // in the list, not built into this binary
+  }
 }
+
+// A variant's own arrays on the device, kept for the run.
+class Uploads final : public gpu::DeviceUploads {
+ public:
+  const void* upload(const void* data, std::size_t bytes) override {
+    buffers_.emplace_back();
+    DeviceArray<std::byte>& buffer = buffers_.back();
+    buffer.resize(std::max<std::size_t>(bytes, 1));
+    if (bytes > 0) ZONEODE_GPU_CHECK(gpuMemcpy(buffer.data(), data, bytes, gpuMemcpyHostToDevice));
+    return buffer.data();
+  }
+
+ private:
+  std::deque<DeviceArray<std::byte>> buffers_;  // stable addresses
+};
 
 class GpuBackend final : public Backend {
  public:
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
-      : ops_(variant_ops(selection.kernel)), batch_zones_(options.batch_zones) {
+      : ops_(variant_ops(selection.method, selection.kernel)), kernel_(selection.kernel),
+        batch_zones_(options.batch_zones), expected_zones_(options.zones) {
+    context_.tuning = options.tuning;
+    if (!ops_ && selection.method == IntegrationMethod::implicit)
+      throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
+                                  "' does not exist for integrator.method: implicit on the GPU; it has " +
+                                  gpu::implicit_variant_names());
     if (!ops_)
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' is not built in this binary (configure with -DZONEODE_KERNEL=" +
@@ -90,7 +132,7 @@ class GpuBackend final : public Backend {
   }
 
   BackendDescription describe() const override {
-    return {"gpu", ops_->name, name_, std::string(ZONEODE_GPU_PLATFORM) + ", " + plan_.describe(), 1};
+    return {"gpu", std::string(kernel_variant_name(kernel_)), name_, std::string(ZONEODE_GPU_PLATFORM) + ", " + plan_.describe(), 1};
   }
 
   void prepare(const CompactNetwork& network, const IntegratorSettings& settings) override {
@@ -109,42 +151,12 @@ class GpuBackend final : public Backend {
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
+    context_.method = settings.method;
     ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
-    if (ops_->chunk_threads) {
-      const std::int64_t terms = network.flux_terms();
-      const int threads = ops_->chunk_threads();
-      int chunk_terms = static_cast<int>(std::max<std::int64_t>(1, (terms + threads - 1) / threads));
-      // For the ladder's sweeps: the longest chunk, in terms, instead of one chunk per thread.
-      if (const char* text = std::getenv("ZONEODE_CHUNK_TERMS"); text && *text) {
-        chunk_terms = std::atoi(text);
-        if (chunk_terms < 1) throw std::invalid_argument(std::string("ZONEODE_CHUNK_TERMS='") + text + "': expected an integer >= 1");
-      }
-      const gpu::TermChunks chunks = gpu::make_term_chunks(network.step_view(), chunk_terms);
-      chunk_terms_.resize(chunks.terms.size());
-      ZONEODE_GPU_CHECK(gpuMemcpy(chunk_terms_.data(), chunks.terms.data(), chunks.terms.size() * sizeof(std::uint32_t),
-                                  gpuMemcpyHostToDevice));
-      upload_ints(chunk_column_start_, chunks.column_start);
-      upload_ints(chunk_length_, chunks.length);
-      upload_ints(chunk_position_, chunks.position);
-      upload_ints(creation_chunks_, chunks.creation_chunks);
-      upload_ints(destruction_chunks_, chunks.destruction_chunks);
-      args_.chunk_terms = chunk_terms_.data();
-      args_.chunk_column_start = chunk_column_start_.data();
-      args_.chunk_length = chunk_length_.data();
-      args_.chunk_position = chunk_position_.data();
-      args_.creation_chunks = creation_chunks_.data();
-      args_.destruction_chunks = destruction_chunks_.data();
-      args_.chunks = chunks.chunks();
-      const std::vector<std::uint64_t> words = gpu::make_reaction_words(network.step_view());
-      reaction_words_.resize(words.size());
-      ZONEODE_GPU_CHECK(gpuMemcpy(reaction_words_.data(), words.data(), words.size() * sizeof(std::uint64_t),
-                                  gpuMemcpyHostToDevice));
-      args_.reaction_words = reaction_words_.data();
-      context_.chunks = chunks.chunks();
-    }
-    // The plan for a full batch, for the run header; each batch plans again for its size.
-    context_.zones = max_batch_zones();
-    plan_ = ops_->plan(context_);
+    if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
+    // The plan for this rank's zones (at most a batch), for the run header; each batch plans again.
+    context_.zones = expected_zones_ > 0 ? std::min(expected_zones_, max_batch_zones()) : max_batch_zones();
+    plan_ = plan();
   }
 
   std::int64_t max_batch_zones() const override {
@@ -171,7 +183,7 @@ class GpuBackend final : public Backend {
 
   void integrate() override {
     context_.zones = zones_;
-    plan_ = ops_->plan(context_);
+    plan_ = plan();
     workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
     gpu::KernelArgs args = args_;
     args.zones = zones_;
@@ -184,7 +196,11 @@ class GpuBackend final : public Backend {
     args.next_zone = next_zone_;
     ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
     if (debug_) ZONEODE_GPU_CHECK(gpuMemset(results_.data(), 0xff, zones_ * sizeof(ZoneResult)));
-    ops_->launch(plan_, args);
+    if (context_.method == IntegrationMethod::qss2) {
+      gpu::launch_qss2(plan_, args);
+    } else {
+      ops_->launch(plan_, args);
+    }
     ZONEODE_GPU_CHECK(gpuGetLastError());
     ZONEODE_GPU_CHECK(gpuDeviceSynchronize());  // integrate() is blocking
   }
@@ -202,18 +218,21 @@ class GpuBackend final : public Backend {
     }
   }
 
-  static void upload_ints(DeviceArray<std::int32_t>& to, const std::vector<std::int32_t>& from) {
-    to.resize(from.size());
-    ZONEODE_GPU_CHECK(gpuMemcpy(to.data(), from.data(), from.size() * sizeof(std::int32_t), gpuMemcpyHostToDevice));
-  }
-
   ~GpuBackend() override {
     if (next_zone_) (void)gpuFree(next_zone_);
   }
 
  private:
+  // The variant's plan; for qss2 its kernel in the variant's shape (kernels/qss2_kernels.hip).
+  gpu::LaunchPlan plan() const {
+    const gpu::LaunchPlan variant = ops_->plan(context_);
+    return context_.method == IntegrationMethod::qss2 ? gpu::plan_qss2(variant, context_) : variant;
+  }
+
   const gpu::VariantOps* ops_;
+  KernelVariant kernel_;
   std::int64_t batch_zones_;
+  std::int64_t expected_zones_;  // the run's zones on this rank (the header's plan), 0 if unknown
   int device_ = 0;
   bool debug_ = false;
   std::string name_;
@@ -223,9 +242,7 @@ class GpuBackend final : public Backend {
   DeviceArray<std::byte> rate_block_, step_block_;
   DeviceArray<double> temperature_, density_, abundances_, workspace_;
   DeviceArray<ZoneResult> results_;
-  DeviceArray<std::uint32_t> chunk_terms_;
-  DeviceArray<std::uint64_t> reaction_words_;
-  DeviceArray<std::int32_t> chunk_column_start_, chunk_length_, chunk_position_, creation_chunks_, destruction_chunks_;
+  Uploads uploads_;
   unsigned long long* next_zone_ = nullptr;
   std::int64_t zones_ = 0;
 };
@@ -236,84 +253,16 @@ std::unique_ptr<Backend> make_gpu_backend(const BackendSelection& selection, con
   return std::make_unique<GpuBackend>(selection, options);
 }
 
+bool gpu_kernel_built(KernelVariant variant) { return variant_ops(IntegrationMethod::asymptotic, variant) != nullptr; }
+
 namespace gpu {
 
-TermChunks make_term_chunks(const StepView& network, int chunk_terms) {
-  // The chunks in list order: [first term, end) in one of the two lists.
-  struct Chunk {
-    const reaction_index_t* reaction;
-    const stoich_factor_t* factor;
-    std::int32_t begin, end;
-  };
-  std::vector<Chunk> list;
-  TermChunks chunks;
-  auto cut = [&](const std::int32_t* offsets, const reaction_index_t* reaction, const stoich_factor_t* factor,
-                 std::vector<std::int32_t>& per_species) {
-    for (int i = 0; i < network.species_count; ++i) {
-      per_species.push_back(static_cast<std::int32_t>(list.size()));
-      for (std::int32_t k = offsets[i]; k < offsets[i + 1]; k += chunk_terms)
-        list.push_back({reaction, factor, k, std::min<std::int32_t>(k + chunk_terms, offsets[i + 1])});
-    }
-    per_species.push_back(static_cast<std::int32_t>(list.size()));
-  };
-  cut(network.creation_offsets, network.creation_reaction, network.creation_factor, chunks.creation_chunks);
-  cut(network.destruction_offsets, network.destruction_reaction, network.destruction_factor,
-      chunks.destruction_chunks);
-  // Longest first; a stable sort keeps list order among equals.
-  std::vector<std::int32_t> order(list.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<std::int32_t>(k);
-  std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-    return list[a].end - list[a].begin > list[b].end - list[b].begin;
-  });
-  chunks.position.resize(list.size());
-  for (std::size_t c = 0; c < order.size(); ++c) {
-    chunks.position[order[c]] = static_cast<std::int32_t>(c);
-    chunks.length.push_back(list[order[c]].end - list[order[c]].begin);
-  }
-  const std::int32_t longest = chunks.length.empty() ? 0 : chunks.length.front();
-  chunks.column_start.push_back(0);
-  for (std::int32_t j = 0; j < longest; ++j) {
-    for (std::size_t c = 0; c < order.size() && chunks.length[c] > j; ++c) {
-      const Chunk& chunk = list[order[c]];
-      const std::int32_t k = chunk.begin + j;
-      chunks.terms.push_back(static_cast<std::uint32_t>(chunk.reaction[k]) |
-                             static_cast<std::uint32_t>(chunk.factor[k]) << chunk_term_factor_shift);
-    }
-    chunks.column_start.push_back(static_cast<std::int32_t>(chunks.terms.size()));
-  }
-  return chunks;
-}
-
-std::vector<std::uint64_t> make_reaction_words(const StepView& network) {
-  static_assert(max_reactants_per_reaction * ReactionWords::species_bits <= ReactionWords::count_shift);
-  if (network.species_count > ReactionWords::max_species)
-    throw std::invalid_argument("kernel final: at most " + std::to_string(ReactionWords::max_species) +
-                                " species (this network has " + std::to_string(network.species_count) + ")");
-  std::vector<std::uint64_t> words(network.reaction_count);
-  for (int r = 0; r < network.reaction_count; ++r) {
-    std::uint64_t word = static_cast<std::uint64_t>(network.reactant_count[r]) << ReactionWords::count_shift;
-    if (network.reaction_flags[r] & reaction_flag_electron_capture) word |= std::uint64_t{1} << ReactionWords::capture_shift;
-    for (int k = 0; k < network.reactant_count[r]; ++k)
-      word |= static_cast<std::uint64_t>(network.reactant_species[max_reactants_per_reaction * r + k])
-              << (ReactionWords::species_bits * k);
-    words[r] = word;
-  }
-  return words;
-}
-
-KernelConfig kernel_config(KernelConfig defaults) {
-  const char* text = std::getenv("ZONEODE_KERNEL_CONFIG");
-  if (!text || !*text) return defaults;
-  KernelConfig config{0, 0, 0};
-  char x = 0, y = 0, rest = 0;
-  const int read = std::sscanf(text, "%d%c%d%c%d%c", &config.block, &x, &config.group, &y, &config.min_blocks, &rest);
-  if (!((read == 3 && x == 'x') || (read == 5 && x == 'x' && y == 'x')))
-    throw std::invalid_argument(std::string("ZONEODE_KERNEL_CONFIG='") + text +
-                                "': expected BLOCKxGROUP or BLOCKxGROUPxMIN_BLOCKS, e.g. 256x8 or 128x0x4");
-  return config;
+std::string config_name(const KernelConfig& config) {
+  return std::to_string(config.block) + "x" + std::to_string(config.group) + "x" + std::to_string(config.min_blocks);
 }
 
 std::string LaunchPlan::describe() const {
+  if (!summary.empty()) return summary;
   const char* placement = stage_network ? "network and zone arrays in LDS"
                           : stage_zone  ? "zone arrays in LDS, network in global memory"
                                         : "everything in global memory";
@@ -322,23 +271,6 @@ std::string LaunchPlan::describe() const {
   return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound + ", " + sums + ", " +
          std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement;
 }
-
-// Variants not compiled into this binary (ZONEODE_KERNEL) answer null.
-#if !ZONEODE_KERNEL_BASELINE
-const VariantOps* baseline_variant() { return nullptr; }
-#endif
-#if !ZONEODE_KERNEL_LDS
-const VariantOps* lds_variant() { return nullptr; }
-#endif
-#if !ZONEODE_KERNEL_WAVE
-const VariantOps* wave_variant() { return nullptr; }
-#endif
-#if !ZONEODE_KERNEL_TUNED
-const VariantOps* tuned_variant() { return nullptr; }
-#endif
-#if !ZONEODE_KERNEL_FINAL
-const VariantOps* final_variant() { return nullptr; }
-#endif
 
 }  // namespace gpu
 

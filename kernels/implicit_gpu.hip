@@ -1,0 +1,126 @@
+// The implicit method on the GPU: which kernels `run.kernel` selects, and their shared preparation.
+//   baseline  one zone per thread, workspace interleaved in global memory (implicit_thread.hip)
+//   lds       one zone per workgroup of 256 threads, LU values and vectors in LDS (implicit_team.hip)
+//   wave      one zone per wave, the same code (implicit_team.hip)
+//   final     the automatic choice: lds where its LU values and vectors fit in LDS, else baseline
+// Every other name is refused with this list (gpu_backend.hip).
+#include <stdexcept>
+#include <string>
+
+#include "gpu_runtime.hpp"
+#include "implicit_kernels.hpp"
+#include "implicit_thread.hpp"  // ImplicitSlots, InputError
+#include "integrators/implicit_schedule.hpp"
+#include "integrators/implicit_structure.hpp"
+
+namespace zoneode::gpu {
+
+namespace {
+
+constexpr int implicit_schedule_tasks = 256;  // LU tasks per phase: the workgroup team's threads
+
+LaunchPlan plan_final(const LaunchContext& c) {
+  return implicit_team_fits_on_chip(c) ? plan_implicit_team(c) : plan_implicit_thread(c);
+}
+void launch_final(const LaunchPlan& plan, const KernelArgs& args) {
+  if (plan.kernel == implicit_thread_kernel_id) {
+    launch_implicit_thread(plan, args);
+  } else {
+    launch_implicit_team(plan, args);
+  }
+}
+
+const VariantOps thread_ops{plan_implicit_thread, launch_implicit_thread, prepare_implicit};
+const VariantOps team_ops{plan_implicit_team, launch_implicit_team, prepare_implicit};
+const VariantOps wave_ops{plan_implicit_wave, launch_implicit_team, prepare_implicit};
+const VariantOps final_ops{plan_final, launch_final, prepare_implicit};
+
+// The structure's arrays on the device, viewed as on the host (counts and layout by value).
+ImplicitView upload_structure(const ImplicitStructure& s, DeviceUploads& up) {
+  ImplicitView view = s.view();
+  JacobianView& j = view.jacobian;
+  j.slot_offsets = up.upload(s.slot_offsets);
+  j.term_slot = up.upload(s.term_slot);
+  j.term_entry = up.upload(s.term_entry);
+  j.term_coefficient = up.upload(s.term_coefficient);
+  j.entry_row = up.upload(s.entry_row);
+  j.entry_column = up.upload(s.entry_column);
+  j.ye_term_slot = up.upload(s.ye_term_slot);
+  j.ye_term_species = up.upload(s.ye_term_species);
+  j.ye_term_coefficient = up.upload(s.ye_term_coefficient);
+  j.energy_term_slot = up.upload(s.energy_term_slot);
+  j.energy_term_species = up.upload(s.energy_term_species);
+  j.energy_term_coefficient = up.upload(s.energy_term_coefficient);
+  SparseLuView& lu = view.lu;
+  lu.order = up.upload(s.order);
+  lu.row_offsets = up.upload(s.row_offsets);
+  lu.columns = up.upload(s.columns);
+  lu.diagonal = up.upload(s.diagonal);
+  lu.update_target = up.upload(s.update_target);
+  view.entry_position = up.upload(s.entry_position);
+  return view;
+}
+
+ImplicitScheduleView upload_schedule(const ImplicitSchedule& s, DeviceUploads& up) {
+  ImplicitScheduleView view = s.view();
+  view.entry_term_offsets = up.upload(s.entry_term_offsets);
+  view.entry_terms = up.upload(s.entry_terms);
+  view.ye_offsets = up.upload(s.ye_offsets);
+  view.ye_terms = up.upload(s.ye_terms);
+  view.energy_offsets = up.upload(s.energy_offsets);
+  view.energy_terms = up.upload(s.energy_terms);
+  view.matrix_entry = up.upload(s.matrix_entry);
+  view.matrix_diagonal = up.upload(s.matrix_diagonal);
+  view.phase_offsets = up.upload(s.phase_offsets);
+  view.task_l = up.upload(s.task_l);
+  view.task_diagonal = up.upload(s.task_diagonal);
+  view.task_u = up.upload(s.task_u);
+  view.task_count = up.upload(s.task_count);
+  view.task_targets = up.upload(s.task_targets);
+  view.store_offsets = up.upload(s.store_offsets);
+  view.store_l = up.upload(s.store_l);
+  view.store_diagonal = up.upload(s.store_diagonal);
+  view.targets = up.upload(s.targets);
+  view.forward_offsets = up.upload(s.forward_offsets);
+  view.forward_rows = up.upload(s.forward_rows);
+  view.backward_offsets = up.upload(s.backward_offsets);
+  view.backward_rows = up.upload(s.backward_rows);
+  return view;
+}
+
+}  // namespace
+
+const VariantOps* implicit_variant(KernelVariant variant) {
+  switch (variant) {
+    case KernelVariant::baseline: return &thread_ops;
+    case KernelVariant::lds: return &team_ops;
+    case KernelVariant::wave: return &wave_ops;
+    case KernelVariant::final: return &final_ops;
+    default: return nullptr;
+  }
+}
+
+std::string implicit_variant_names() {
+  return "baseline (one zone per thread), lds (one zone per workgroup), wave (one zone per wave), final (the automatic "
+         "choice)";
+}
+
+void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {
+  // The deck refuses these with run.backend: gpu (the team kernels do not evaluate them).
+  if (args.step.screening != 0 || args.step.self_heating != 0)
+    throw std::invalid_argument("integrator.method: implicit on the GPU: physics.screening and physics.self_heating "
+                                "run on the CPU backend only");
+  const ImplicitStructure structure(network);
+  args.implicit = upload_structure(structure, uploads);
+  args.implicit_schedule = upload_schedule(ImplicitSchedule(structure, implicit_schedule_tasks), uploads);
+  context.implicit_layout = structure.layout();
+  // The zones' arrays may take 3/8 of the free memory (GpuBackend::max_batch_zones), the
+  // workspaces as much again: a quarter stays free for the runtime and ranks sharing the device.
+  std::size_t free = 0, total = 0;
+  const gpuError_t status = gpuMemGetInfo(&free, &total);
+  if (status != gpuSuccess) throw std::runtime_error(std::string("gpuMemGetInfo: ") + gpuGetErrorString(status));
+  context.free_bytes = free;
+  context.workspace_budget_bytes = free / 8 * 3;
+}
+
+}  // namespace zoneode::gpu

@@ -1,0 +1,36 @@
+// The implicit method's kernels (`integrator.method: implicit`, `run.backend: gpu`), behind the
+// backend's per-method hook (gpu_backend.hip): which `run.kernel` names the method has, and the
+// host preparation they share (the Jacobian pattern and symbolic LU copied to the device once).
+#pragma once
+
+#include <string>
+
+#include "kernel_launch.hpp"
+
+namespace zoneode::gpu {
+
+// The kernel `run.kernel` selects for the implicit method, or null where the method has none.
+const VariantOps* implicit_variant(KernelVariant variant);
+// The names the implicit method has, with what each is, for the refusal of the others.
+std::string implicit_variant_names();
+
+// Once per run: builds the network's ImplicitStructure on the host, copies its arrays to the device
+// (args.implicit views them) and measures the device memory the workspace may take.
+void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
+                      LaunchContext& context);
+
+// The kernels, by LaunchPlan::kernel.
+inline constexpr int implicit_thread_kernel_id = 0, implicit_team_kernel_id = 1, implicit_wave_kernel_id = 2;
+
+// One zone per thread (implicit_thread.hip).
+LaunchPlan plan_implicit_thread(const LaunchContext& context);
+void launch_implicit_thread(const LaunchPlan& plan, const KernelArgs& args);
+
+// One zone per workgroup of 256 threads, or per wave (implicit_team.hip); one launch for both.
+LaunchPlan plan_implicit_team(const LaunchContext& context);
+LaunchPlan plan_implicit_wave(const LaunchContext& context);
+void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args);
+// Whether a 256-thread team's LU values and vectors fit in LDS.
+bool implicit_team_fits_on_chip(const LaunchContext& context);
+
+}  // namespace zoneode::gpu

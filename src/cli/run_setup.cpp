@@ -1,0 +1,217 @@
+// A run's set-up: the deck and network read on every rank, the plan (zones, outer steps, files),
+// the outputs checked before any work, the backend, this rank's zones, the summary's fixed fields,
+// the self-check, and the initial state's file.
+#include <mpi.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "cli/preflight.hpp"
+#include "cli/run_steps.hpp"
+#include "cli/signals.hpp"
+#include "common/errors.hpp"
+#include "decomposition/rebalance.hpp"
+#include "deck/yaml_schema.hpp"
+#include "io/state_layout.hpp"
+#include "io/zone_input.hpp"
+#include "network/load.hpp"
+#include "zones/zone_memory.hpp"
+#include "zones/zones.hpp"
+#include "zoneode_version.hpp"
+
+namespace zoneode {
+
+namespace {
+
+// Zones this rank cannot hold are bad input, refused before any work or file (issue 11).
+void check_zones_fit(const RunPlan& plan, int species, const MpiContext& mpi) {
+  const std::uint64_t per_zone = host_bytes_per_zone(species);
+  const MemoryLimit limit = host_memory_limit(mpi.local_size());
+  std::uint64_t bytes = 0;
+  const bool overflow = __builtin_mul_overflow(static_cast<std::uint64_t>(plan.block.count), per_zone, &bytes);
+  if (!overflow && bytes <= limit.bytes) return;
+  const std::string held = mpi.size() > 1 ? ", " + std::to_string(plan.block.count) + " on this rank," : "";
+  throw InputError(plan.zones_from + ": " + std::to_string(plan.zones) + " zones" + held + " need " +
+                   (overflow ? std::string("over 2^64") : std::to_string(bytes)) + " bytes of memory (" +
+                   std::to_string(per_zone) + " bytes per zone: T9, rho, " + std::to_string(species) +
+                   " abundances, its result and output columns), more than " + limit.what + "; at most " +
+                   std::to_string(limit.bytes / per_zone) + " zones fit per rank");
+}
+
+RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& network, const std::string& hash,
+                 const MpiContext& mpi) {
+  RunPlan plan;
+  plan.zones = deck.zones.count;
+  plan.zones_from = deck.zones.count_where + ": zones.count";
+  plan.last_step = deck.steps.count;
+  if (!options.restart.empty()) {
+    const StateFileInfo restart = read_state_info(options.restart);
+    check_state_file_matches("--restart", options.restart, restart, network,
+                             deck.zones.from_file.empty() ? plan.zones : 0);
+    if (restart.network_hash != hash)
+      throw InputError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
+                      ", expected this deck's " + hash);
+    if (restart.outer_step < 0 || restart.outer_step >= plan.last_step)
+      throw InputError("--restart: '" + options.restart + "' is step " + std::to_string(restart.outer_step) +
+                      ", expected a step in [0, steps.count = " + std::to_string(plan.last_step) + ")");
+    plan.first_step = restart.outer_step + 1;
+    plan.zones = restart.zones;
+    plan.zone_file = options.restart;
+    plan.zones_from = "--restart: '" + options.restart + "': /" + std::string(state_layout::abundances.name);
+  } else if (!deck.zones.from_file.empty()) {
+    const StateFileInfo input = read_state_info(deck.zones.from_file);
+    check_state_file_matches(deck.zones.from_file_where + ": zones.from_file", deck.zones.from_file, input, network,
+                             deck.zones.count);
+    plan.zones = input.zones;
+    plan.zone_file = deck.zones.from_file;
+    plan.zones_from = deck.zones.from_file_where + ": zones.from_file: '" + deck.zones.from_file + "': /" +
+                      std::string(state_layout::abundances.name);
+  }
+  plan.block = zone_block(plan.zones, mpi.size(), mpi.rank());
+  check_zones_fit(plan, network.species_count(), mpi);
+  return plan;
+}
+
+void build_zones(const Deck& deck, const Network& network, const RunPlan& plan, ZoneBatch& batch) {
+  if (!plan.zone_file.empty()) {
+    read_zone_block(plan.zone_file, plan.zones, plan.block, network, deck.zones.mass_sum_tolerance, batch);
+    return;
+  }
+  const ZoneBuilder builder(deck.zones, network);
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    batch.temperature[zone] = builder.temperature(batch.first_global_index + zone);
+    batch.density[zone] = builder.density(batch.first_global_index + zone);
+    std::copy(builder.abundances().begin(), builder.abundances().end(), batch.zone_abundances(zone));
+  }
+}
+
+// The zones' memory: what check_zones_fit passed may still not be there (other processes, this
+// one's own); that too is the zone count's fault, named as such (exit 2), not a bare bad_alloc.
+template <typename Allocate>
+void allocate_zones(const Run& run, Allocate&& allocate) {
+  collectively(run.mpi, exit_input_error, [&] {
+    try {
+      allocate();
+    } catch (const std::exception& error) {  // std::bad_alloc, std::length_error
+      throw InputError(run.plan.zones_from + ": " + std::to_string(run.plan.zones) + " zones: cannot allocate the " +
+                       std::to_string(run.plan.block.count) + " zones of this rank, " +
+                       std::to_string(host_bytes_per_zone(run.network.species_count())) + " bytes each (" +
+                       error.what() + ")");
+    }
+  });
+}
+
+// Every rank reads the same deck and network: an input error happens on all of them alike.
+void load_inputs(Run& run) {
+  collectively(run.mpi, exit_input_error, [&] {
+    run.deck = load_deck(run.options.deck, run.options.overrides);
+    run.network = load_network(run.deck.network);
+    run.compact.emplace(run.network, run.deck.physics);
+  });
+  run.out << "deck " << run.deck.file << "\n";
+  for (const auto& item : run.options.overrides) run.out << "  command line overrides the deck: " << item << "\n";
+  if (!run.options.quiet)
+    run.out << "---- resolved deck ----\n" << run.deck.resolved_yaml << "-----------------------\n";
+  print_network(run.network, *run.compact, false, run.out);
+  run.network_hash = hex64(network_hash(run.network));
+  check_inputs_before_any_work(run.options, run.deck, run.network_hash, run.mpi);  // cli/preflight.hpp
+}
+
+// The plan, and the outputs checked and their folders made, before any work.
+void plan_outputs(Run& run) {
+  collectively(run.mpi, exit_input_error,
+               [&] { run.plan = plan_run(run.options, run.deck, run.network, run.network_hash, run.mpi); });
+  check_outputs_before_any_work(run.options, run.deck, run.plan.first_step, run.plan.last_step, run.mpi);  // preflight.hpp
+}
+
+// The backend made and prepared; what it says it is becomes the run's provenance.
+void start_backend(Run& run) {
+  const Deck& deck = run.deck;
+  collectively(run.mpi, exit_input_error, [&] {
+    run.backend = make_backend({deck.integrator.method, deck.run.backend, deck.run.kernel},
+                               {deck.run.threads, run.mpi.local_rank(), deck.run.batch_zones, deck.run.tuning,
+                                run.plan.block.count});
+  });
+  collectively(run.mpi, exit_runtime_error, [&] { run.backend->prepare(*run.compact, deck.integrator); });
+  const BackendDescription described = run.backend->describe();
+  run.provenance = {deck.resolved_yaml, described.backend, described.kernel_variant, described.device,
+                    described.launch,   run.mpi.size(),    described.threads};
+}
+
+// This rank's zones, allocated and built (from the deck or a state file), and the run's header lines.
+void build_run_zones(Run& run) {
+  const RunPlan& plan = run.plan;
+  allocate_zones(run, [&] { run.batch.resize(plan.block.count, run.network.species_count()); });
+  run.batch.first_global_index = plan.block.first;
+  collectively(run.mpi, exit_input_error, [&] { build_zones(run.deck, run.network, plan, run.batch); });
+  run.out << "zones " << plan.zones << " on " << run.mpi.size() << " rank(s), "
+          << integration_method_name(run.deck.integrator.method) << " method, " << run.provenance.backend
+          << " backend, kernel " << run.provenance.kernel_variant << ", outer steps " << plan.first_step << ".."
+          << plan.last_step << "\n";
+  const std::vector<std::string> devices = run.mpi.gather(run.provenance.device + ": " + run.provenance.launch);
+  for (std::size_t rank = 0; rank < devices.size(); ++rank)
+    run.out << "  rank " << rank << " -> " << devices[rank] << "\n";
+  run.out << std::flush;
+}
+
+// The summary's fields fixed at set-up; the set-up time ends here.
+void start_summary(Run& run) {
+  RunSummary& summary = run.summary;
+  summary.setup_seconds = run.mpi.max(MPI_Wtime() - run.start);
+  summary.provenance = run.provenance;
+  summary.hdf5_mode = hdf5_write_mode();
+  summary.first_outer_step = run.plan.first_step;
+  summary.outer_steps = run.plan.last_step - run.plan.first_step + 1;
+  summary.decomposition = std::string(decomposition_name(run.deck.zones.decomposition));
+  summary.work_counted = run.deck.integrator.method != IntegrationMethod::asymptotic;  // qss2 and implicit count RHS
+  summary.deck = run.deck.file;
+  summary.network = run.network.name;
+  summary.network_hash = run.network_hash;
+  summary.species = run.network.species_count();
+  summary.reactions = run.network.reaction_count();
+  summary.rate_sets = run.compact->set_count();
+  summary.creation_terms = run.compact->creation_terms();
+  summary.destruction_terms = run.compact->destruction_terms();
+  summary.zones = run.plan.zones;
+}
+
+// The accuracy self-check starts from the zones' state before the first outer step of this run.
+void start_self_check(Run& run) {
+  if (run.deck.validation.sample_zones <= 0) return;
+  collectively(run.mpi, exit_runtime_error, [&] {
+    run.self_check = std::make_unique<SelfCheck>(run.mpi, run.deck.validation, run.deck.integrator, run.network,
+                                                 *run.compact, run.batch, run.plan.zones);
+  });
+  run.summary.self_checked = true;
+}
+
+}  // namespace
+
+Run::Run(const CliOptions& options, const MpiContext& mpi)
+    : options(options), mpi(mpi), start(MPI_Wtime()), out(mpi.root() ? std::cout : discarded) {}
+
+void set_up_run(Run& run) {
+  trap_stop_signals();  // before any work: a signal during set-up stops the run after its first step
+  run.out << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ", "
+          << ZONEODE_BUILD_TYPE << ", " << hdf5_write_mode() << " HDF5)\n";
+  load_inputs(run);
+  plan_outputs(run);
+  start_backend(run);
+  build_run_zones(run);
+  start_summary(run);
+  start_self_check(run);
+  StateSnapshot& snapshot = run.snapshot;
+  allocate_zones(run, [&] {
+    snapshot.energy_generation_rate.assign(run.batch.count, 0.0);
+    snapshot.integrator_steps.assign(run.batch.count, 0);
+    snapshot.status.assign(run.batch.count, 0);
+    snapshot.time_reached.assign(run.batch.count, 0.0);
+  });
+  if (run.options.restart.empty() && run.deck.output.writes(0, run.plan.last_step))
+    write_step(run, 0, StateFileKind::output);
+  run.cuts = count_cuts(run.plan.zones, run.mpi.size());
+  run.loop_start = MPI_Wtime();
+  run.last_progress = run.loop_start;
+}
+
+}  // namespace zoneode

@@ -1,0 +1,166 @@
+// One outer step of a run, and what happens between outer steps: stop requests, the cost
+// decomposition's rebalancing, progress lines.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "cli/run_steps.hpp"
+#include "cli/signals.hpp"
+#include "decomposition/rebalance.hpp"
+
+namespace zoneode {
+
+namespace {
+
+// Integrates every zone of this rank through the backend, at most max_batch_zones() at a time;
+// adds this rank's integration and transfer times.
+void integrate_all(Backend& backend, ZoneBatch& batch, double& integrate_seconds, double& transfer_seconds) {
+  const std::int64_t most = backend.max_batch_zones();
+  for (std::int64_t first = 0; first < batch.count; first += most) {
+    const ZoneSpan span = batch.span(first, std::min(most, batch.count - first));
+    const double upload_start = MPI_Wtime();
+    backend.upload(span);
+    const double integrate_start = MPI_Wtime();
+    backend.integrate();
+    const double download_start = MPI_Wtime();
+    backend.download(span);
+    integrate_seconds += download_start - integrate_start;
+    transfer_seconds += (integrate_start - upload_start) + (MPI_Wtime() - download_start);
+  }
+}
+
+// The per-zone statistics of one outer step, added to the run's totals.
+void add_step_statistics(const ZoneBatch& batch, const MpiContext& mpi, RunSummary& summary, double& max_drift) {
+  std::int64_t local_steps = 0, local_rejected = 0, local_failed = 0, local_rhs = 0, local_jacobians = 0, local_lu = 0;
+  for (const ZoneResult& result : batch.results) {
+    max_drift = std::fmax(max_drift, result.max_mass_drift);
+    local_steps += result.steps;
+    local_rejected += result.rejected_steps;
+    local_failed += result.status != zone_ok ? 1 : 0;
+    local_rhs += result.rhs_evaluations;
+    local_jacobians += result.jacobian_evaluations;
+    local_lu += result.factorizations;
+  }
+  summary.steps += mpi.sum(local_steps);
+  summary.rejected_steps += mpi.sum(local_rejected);
+  summary.failed_zone_steps += mpi.sum(local_failed);
+  summary.rhs_evaluations += mpi.sum(local_rhs);
+  summary.jacobian_evaluations += mpi.sum(local_jacobians);
+  summary.factorizations += mpi.sum(local_lu);
+}
+
+// Re-cuts the blocks by the cost of the step just done (accepted plus rejected integrator steps
+// per zone) and moves T9, rho and abundances to their new ranks. Zone results are not moved: the
+// next step overwrites them. Returns the zones this rank received from others.
+std::int64_t rebalance_by_cost(const MpiContext& mpi, std::vector<std::int64_t>& cuts, ZoneBatch& batch,
+                               RunPlan& plan) {
+  std::vector<std::int64_t> costs(batch.count);
+  for (std::int64_t zone = 0; zone < batch.count; ++zone)
+    costs[zone] = std::max<std::int64_t>(1, batch.results[zone].steps + batch.results[zone].rejected_steps);
+  std::vector<std::int64_t> new_cuts = cost_balanced_cuts(mpi, costs, plan.block.first, plan.zones);
+  if (new_cuts == cuts) return 0;
+  const int species = batch.species_count;
+  const std::int64_t per_zone = 2 + species;  // T9, rho, Y[species]
+  std::vector<double> packed(static_cast<std::size_t>(batch.count * per_zone));
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    double* out = packed.data() + zone * per_zone;
+    out[0] = batch.temperature[zone];
+    out[1] = batch.density[zone];
+    std::copy(batch.zone_abundances(zone), batch.zone_abundances(zone) + species, out + 2);
+  }
+  packed = move_zones(mpi, cuts, new_cuts, packed, per_zone);
+  const ZoneBlock old_block = plan.block;
+  plan.block = block_of(new_cuts, mpi.rank());
+  cuts = std::move(new_cuts);
+  batch.resize(plan.block.count, species);
+  batch.first_global_index = plan.block.first;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    const double* in = packed.data() + zone * per_zone;
+    batch.temperature[zone] = in[0];
+    batch.density[zone] = in[1];
+    std::copy(in + 2, in + 2 + species, batch.zone_abundances(zone));
+  }
+  const std::int64_t kept = std::max<std::int64_t>(
+      0, std::min(old_block.first + old_block.count, plan.block.first + plan.block.count) -
+             std::max(old_block.first, plan.block.first));
+  return plan.block.count - kept;
+}
+
+}  // namespace
+
+void integrate_outer_step(Run& run) {
+  const MpiContext& mpi = run.mpi;
+  ZoneBatch& batch = run.batch;
+  RunSummary& summary = run.summary;
+  mpi.barrier();
+  double integrate_seconds = 0.0, transfer_seconds = 0.0;
+  collectively(mpi, exit_runtime_error,
+               [&] { integrate_all(*run.backend, batch, integrate_seconds, transfer_seconds); });
+  // The figure of merit: integration only, the slowest rank's time.
+  summary.integrate_seconds += mpi.max(integrate_seconds);
+  run.rank_totals.integrate_seconds += integrate_seconds;
+  for (const ZoneResult& result : batch.results)
+    run.rank_totals.integrator_steps += result.steps + result.rejected_steps;
+  summary.transfer_seconds += mpi.max(transfer_seconds);
+  // The prescribed history: T9 and rho at the end of this step, the conditions of the next.
+  const StepsDeck& history = run.deck.steps;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    batch.temperature[zone] *= history.temperature_factor;
+    batch.density[zone] *= history.density_factor;
+  }
+  add_step_statistics(batch, mpi, summary, run.rank_totals.max_mass_drift);
+  if (run.self_check) {
+    collectively(mpi, exit_runtime_error, [&] {
+      summary.self_check = run.self_check->after_outer_step(batch, history.temperature_factor, history.density_factor);
+    });
+  }
+}
+
+bool stop_agreed(Run& run, std::int64_t step) {
+  const int stop_signal = run.mpi.max_int(stop_signal_received());  // the highest any rank received
+  if (stop_signal == 0) return false;
+  if (step == run.plan.last_step) {
+    if (run.mpi.root())
+      std::cerr << "zoneode: " << stop_signal_name(stop_signal) << " in the last outer step: the run is complete\n";
+    return true;
+  }
+  run.stopped_after = step;
+  run.summary.outer_steps = step - run.plan.first_step + 1;
+  if (!run.deck.output.prefix.empty()) {
+    write_step(run, step, StateFileKind::checkpoint);
+  } else if (run.mpi.root()) {
+    std::cerr << "zoneode: stopped by " << stop_signal_name(stop_signal) << " after outer step " << step
+              << "; no checkpoint: the deck has no output.prefix\n";
+  }
+  return true;
+}
+
+void rebalance_zones(Run& run, std::int64_t step) {
+  if (run.deck.zones.decomposition != Decomposition::cost || run.mpi.size() <= 1 || step >= run.plan.last_step) return;
+  const double rebalance_start = MPI_Wtime();
+  collectively(run.mpi, exit_runtime_error, [&] {
+    run.rank_totals.zones_received += rebalance_by_cost(run.mpi, run.cuts, run.batch, run.plan);
+  });
+  run.summary.rebalance_seconds += run.mpi.max(MPI_Wtime() - rebalance_start);
+}
+
+void print_progress(Run& run, std::int64_t step) {
+  const double now = MPI_Wtime();
+  const RunPlan& plan = run.plan;
+  if (run.options.quiet || step >= plan.last_step || now - run.last_progress < run.options.progress_seconds) return;
+  run.last_progress = now;
+  const std::int64_t done = step - plan.first_step + 1, left = plan.last_step - step;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "progress: outer step %lld of %lld, zones done %lld of %lld, elapsed %.1f s, about %.1f s remaining\n",
+                static_cast<long long>(step), static_cast<long long>(plan.last_step),
+                static_cast<long long>(done * plan.zones),
+                static_cast<long long>((plan.last_step - plan.first_step + 1) * plan.zones), now - run.start,
+                (now - run.loop_start) / static_cast<double>(done) * static_cast<double>(left));
+  run.out << line << std::flush;
+}
+
+}  // namespace zoneode

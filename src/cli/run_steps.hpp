@@ -1,0 +1,163 @@
+// The steps of a run (run_deck, src/cli/run.cpp) and the Run they share:
+//
+//   set_up_run            deck, network, plan, backend, zones, self-check; writes step 0 (run_setup.cpp)
+//   integrate_outer_step  every zone over one outer step, its statistics and self-check (run_steps.cpp)
+//   write_step            a snapshot of the state into a StateSnapshot, then the file (run_output.cpp)
+//   stop_agreed, rebalance_zones, print_progress   between outer steps (run_steps.cpp)
+//   finish_run            reductions, summary, exit code (run.cpp)
+//
+// Every step is collective: all ranks call it, and an error on any rank is reported once and
+// thrown as ReportedError on all (collectively).
+#pragma once
+
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "cli/cli.hpp"
+#include "cli/report.hpp"
+#include "cli/self_check.hpp"
+#include "common/errors.hpp"
+#include "decomposition/decomposition.hpp"
+#include "decomposition/mpi_context.hpp"
+#include "deck/deck.hpp"
+#include "io/hdf5_state.hpp"
+#include "io/provenance.hpp"
+#include "network/compact.hpp"
+#include "network/network.hpp"
+#include "zones/zone_batch.hpp"
+
+namespace zoneode {
+
+// Runs `work` on every rank. If it throws on any rank, the lowest such rank prints its message and
+// every rank throws ReportedError(code), or ReportedError(exit_input_error) where that rank's error
+// is an InputError (bad input found in a step that can also fail at run time, such as a backend's
+// preparation): ranks never diverge on an error.
+template <typename Work>
+void collectively(const MpiContext& mpi, int code, Work&& work) {
+  bool failed = false, input = false;
+  std::string message;
+  try {
+    work();
+  } catch (const ReportedError&) {
+    throw;
+  } catch (const InputError& error) {
+    failed = input = true;
+    message = error.what();
+  } catch (const std::exception& error) {
+    failed = true;
+    message = error.what();
+  }
+  const int reporter = mpi.first_rank_with(failed);
+  if (reporter < 0) return;
+  if (mpi.first_rank_with(input) == reporter) code = exit_input_error;
+  if (reporter == mpi.rank()) {
+    std::cerr << "zoneode: " << (mpi.size() > 1 && reporter > 0 ? "rank " + std::to_string(reporter) + ": " : "")
+              << message << "\n";
+  }
+  throw ReportedError(code);
+}
+
+// Which zones this run integrates, from where, and over which outer steps.
+struct RunPlan {
+  std::int64_t zones = 0;
+  std::int64_t first_step = 1;
+  std::int64_t last_step = 1;
+  std::string zone_file;   // the restart or from_file state file; "" when the deck builds the zones
+  std::string zones_from;  // where the zone count comes from, for errors: the deck key or file and dataset
+  ZoneBlock block;         // this rank's
+};
+
+// One state file as taken after an outer step: where it goes, its attributes, and this rank's zones.
+// The per-zone result columns are copies this struct owns (sized at set-up, so that a run that
+// cannot hold them stops before any work). T9, rho and abundances are borrowed from the batch:
+// valid until the next outer step integrates, so a writer that runs beside that step copies them.
+struct StateSnapshot {
+  std::string file;
+  StateAttributes attributes;  // attributes.checkpoint: the checkpoint of a stopped run, not an output
+  std::int64_t global_zones = 0;
+  ZoneBlock block;  // this rank's
+  const double* abundances = nullptr;
+  const double* temperature = nullptr;
+  const double* density = nullptr;
+  std::vector<double> energy_generation_rate;
+  std::vector<std::int64_t> integrator_steps;
+  std::vector<std::int32_t> status;
+  std::vector<double> time_reached;
+
+  // What write_state_file reads (pointers into this snapshot and the batch).
+  LocalState local_state() const {
+    return {global_zones, block, abundances, temperature, density, energy_generation_rate.data(),
+            integrator_steps.data(), status.data(), time_reached.data()};
+  }
+};
+
+// This rank's own figures over the outer steps, reduced over ranks by finish_run.
+struct RankTotals {
+  double integrate_seconds = 0.0;
+  std::int64_t integrator_steps = 0;  // accepted and rejected, of this rank's zones
+  std::int64_t zones_received = 0;    // from other ranks, by the cost decomposition
+  double max_mass_drift = 0.0;        // over zones and outer steps (each step's drift is from its own start)
+};
+
+// Everything one run holds. Not movable: the self-check keeps references to the network and batch.
+struct Run {
+  Run(const CliOptions& options, const MpiContext& mpi);
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+
+  const CliOptions& options;
+  const MpiContext& mpi;
+  const double start;            // [s] MPI_Wtime() when the run began
+  std::ostringstream discarded;  // what ranks other than 0 print
+  std::ostream& out;             // rank 0 speaks for all: std::cout there, `discarded` elsewhere
+
+  Deck deck;
+  Network network;
+  std::optional<CompactNetwork> compact;  // of `network`, made with it
+  std::string network_hash;               // hex
+  RunPlan plan;
+  std::unique_ptr<Backend> backend;
+  Provenance provenance;  // written alike into the summary and every state file
+  ZoneBatch batch;
+  std::unique_ptr<SelfCheck> self_check;  // when validation.sample_zones > 0
+  StateSnapshot snapshot;                 // the buffers of every state-file write
+  RunSummary summary;
+
+  // The outer steps' bookkeeping.
+  std::vector<std::int64_t> cuts;   // the blocks of every rank
+  RankTotals rank_totals;
+  double loop_start = 0.0;          // [s] MPI_Wtime() before the first outer step
+  double last_progress = 0.0;       // [s] MPI_Wtime() of the last progress line
+  std::int64_t stopped_after = -1;  // the outer step after which a signal stopped the run; -1: none
+};
+
+// Set-up: everything before the first outer step, including the initial state's file (step 0).
+void set_up_run(Run& run);
+// Integrates every zone over one outer step, applies the prescribed T9 and rho history, adds the
+// step's statistics and runs the self-check.
+void integrate_outer_step(Run& run);
+// An output of the deck (output.prefix, .every, .initial), or the checkpoint of a stopped run.
+enum class StateFileKind { output, checkpoint };
+// Writes the state after `step`.
+void write_step(Run& run, std::int64_t step, StateFileKind kind);
+// The two halves of write_step: the state taken into run.snapshot, and that snapshot written.
+StateSnapshot& take_snapshot(Run& run, std::int64_t step, StateFileKind kind);
+void write_snapshot(Run& run, const StateSnapshot& snapshot);
+// The checkpoint of a stopped run: one per output prefix, overwritten by the next (never an output).
+std::string checkpoint_file(const OutputDeck& output);
+// Stop requests (SIGTERM, SIGUSR1), agreed by all ranks; writes the checkpoint. True: leave the loop.
+bool stop_agreed(Run& run, std::int64_t step);
+// The cost decomposition: re-cuts the blocks by the step just done and moves zones between ranks.
+void rebalance_zones(Run& run, std::int64_t step);
+// At most one line per options.progress_seconds, none with --quiet or after the last step.
+void print_progress(Run& run, std::int64_t step);
+// Reduces and reports the run; returns its exit code.
+int finish_run(Run& run);
+
+}  // namespace zoneode

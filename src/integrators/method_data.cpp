@@ -1,0 +1,18 @@
+#include "integrators/method_data.hpp"
+
+#include "integrators/methods.hpp"
+
+namespace zoneode {
+
+MethodData::MethodData(IntegrationMethod method, const CompactNetwork& network) : method_(method) {
+  view_.rates = network.rate_view();
+  view_.step = network.step_view();
+  if (method == IntegrationMethod::implicit) {
+    implicit_ = std::make_unique<ImplicitStructure>(network);
+    view_.implicit = implicit_->view();
+  }
+}
+
+std::int64_t MethodData::workspace_doubles() const { return zoneode::workspace_doubles(method_, view_); }
+
+}  // namespace zoneode

@@ -1,0 +1,32 @@
+// What a method needs of a network beyond the compact network, built once per run on the host
+// (the implicit method's Jacobian pattern and symbolic LU; nothing for the asymptotic method), and
+// the MethodNetwork view over it that integrate_zone() reads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "integrators/implicit_structure.hpp"
+#include "integrators/method_network.hpp"
+#include "integrators/settings.hpp"
+#include "network/compact.hpp"
+
+namespace zoneode {
+
+class MethodData {
+ public:
+  MethodData(IntegrationMethod method, const CompactNetwork& network);
+  IntegrationMethod method() const { return method_; }
+  // Views over the host arrays (the network's and this object's).
+  const MethodNetwork& view() const { return view_; }
+  std::int64_t workspace_doubles() const;
+  // The implicit method's structure (null for other methods): a device backend copies its arrays.
+  const ImplicitStructure* implicit() const { return implicit_.get(); }
+
+ private:
+  IntegrationMethod method_;
+  std::unique_ptr<ImplicitStructure> implicit_;
+  MethodNetwork view_;
+};
+
+}  // namespace zoneode

@@ -1,0 +1,79 @@
+#include "physics/partition_table.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/numbers.hpp"
+
+#ifndef ZONEODE_DATA_DIR
+#error "ZONEODE_DATA_DIR must name inputs/data (CMake sets it)"
+#endif
+
+namespace zoneode {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, int line, const std::string& what) {
+  throw InputError(path + ":" + std::to_string(line) + ": " + what);
+}
+
+std::vector<double> numbers(std::istringstream& fields, const std::string& path, int line) {
+  std::vector<double> values;
+  for (std::string field; fields >> field;) {
+    const std::optional<double> value = parse_whole_number(field);
+    if (!value) fail(path, line, "'" + excerpt(field) + "' is not a number, expected a finite number");
+    values.push_back(*value);
+  }
+  return values;
+}
+
+}  // namespace
+
+const std::vector<double>* PartitionTable::find(const std::string& name) const {
+  const auto it = G.find(name);
+  return it == G.end() ? nullptr : &it->second;
+}
+
+PartitionTable read_partition_table(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot open '" + path + "', expected a readable partition-function table");
+  PartitionTable table;
+  table.source = path;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    if (const auto hash = text.find('#'); hash != std::string::npos) text.resize(hash);
+    std::istringstream fields(text);
+    std::string name;
+    if (!(fields >> name)) continue;
+    if (name == "T9") {
+      if (!table.grid_T9.empty()) fail(path, line, "a second T9 line, expected one grid");
+      table.grid_T9 = numbers(fields, path, line);
+      if (table.grid_T9.size() < 2) fail(path, line, "T9 grid of fewer than 2 points, expected at least 2");
+      for (std::size_t k = 1; k < table.grid_T9.size(); ++k)
+        if (!(table.grid_T9[k] > table.grid_T9[k - 1])) fail(path, line, "T9 grid not increasing, expected increasing T9");
+      if (!(table.grid_T9[0] > 0.0)) fail(path, line, "T9 grid starts at or below 0, expected T9 > 0");
+      continue;
+    }
+    if (table.grid_T9.empty()) fail(path, line, "nuclide '" + excerpt(name) + "' before the T9 line, expected the grid first");
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::vector<double> values = numbers(fields, path, line);
+    if (values.size() != table.grid_T9.size()) {
+      fail(path, line, "nuclide '" + excerpt(name) + "' has " + std::to_string(values.size()) + " values, expected " +
+                           std::to_string(table.grid_T9.size()) + " (one per T9)");
+    }
+    for (double g : values)
+      if (!(g > 0.0)) fail(path, line, "nuclide '" + excerpt(name) + "' has G " + format_number(g) + ", expected G > 0");
+    if (!table.G.emplace(name, std::move(values)).second) fail(path, line, "nuclide '" + excerpt(name) + "' listed twice, expected once");
+  }
+  if (in.bad()) throw InputError(path + ": read error");
+  if (table.grid_T9.empty()) throw InputError(path + ": no T9 line, expected a T9 grid and one line per nuclide");
+  return table;
+}
+
+std::string default_partition_table_path() {
+  return std::string(ZONEODE_DATA_DIR) + "/partition_functions/rt2000_frdm_rpz24.txt";
+}
+
+}  // namespace zoneode

@@ -1,0 +1,25 @@
+// The partition-function table file (host side): inputs/data/partition_functions/README.md gives
+// the format and the source. Errors name the file and line.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace zoneode {
+
+struct PartitionTable {
+  std::string source;                  // the file read
+  std::vector<double> grid_T9;         // [GK], increasing
+  std::map<std::string, std::vector<double>> G;  // nuclide name (lower case) -> G at grid_T9
+  // G of a nuclide, or nullptr when the table has none (its G is then 1).
+  const std::vector<double>* find(const std::string& name) const;
+};
+
+// Reads a table; throws InputError (file:line: what, expected what) on malformed input.
+PartitionTable read_partition_table(const std::string& path);
+
+// The table shipped with zoneode (ZONEODE_DATA_DIR/partition_functions/rt2000_frdm_rpz24.txt).
+std::string default_partition_table_path();
+
+}  // namespace zoneode

@@ -1,0 +1,274 @@
+// The implicit method run by a team of threads (kernels/implicit_team.hpp), on the CPU: a team
+// emulated serially, its phases run in several thread orders, its reductions in the device's order
+// (per thread, then a wave's shuffle tree, then the waves in order). Checks that
+// - the team's result is the same bits whatever the order within a phase (no task of a phase reads
+//   what another writes: the barriers are where they must be);
+// - it matches the serial implicit method within 1e-12 with the same accepted and rejected steps
+//   (the reductions round differently; nothing else may differ);
+// - the schedule's LU is the serial factorisation bitwise, its solve the serial solve within 1e-13;
+// - a planted fault (a barrier removed from the LU phases) is caught by the order check.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "implicit_team.hpp"
+#include "integrators/implicit_schedule.hpp"
+#include "integrators/method_data.hpp"
+#include "network/analytic.hpp"
+#include "network/compact.hpp"
+#include "network/generator.hpp"
+#include "network/reaclib.hpp"
+
+namespace zoneode {
+namespace {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+enum class Order { forward, reverse, by_thread_descending };
+
+// A team of `size` threads in waves of `wave`, emulated serially.
+struct EmulatedTeam {
+  int size = 256;
+  int wave = 32;
+  Order order = Order::forward;
+
+  template <typename Body>
+  void for_each(int count, Body&& body) const {
+    if (order == Order::forward) {
+      for (int i = 0; i < count; ++i) body(i);
+    } else if (order == Order::reverse) {
+      for (int i = count - 1; i >= 0; --i) body(i);
+    } else {
+      for (int t = size - 1; t >= 0; --t)
+        for (int i = t; i < count; i += size) body(i);
+    }
+  }
+  template <bool MAX, typename Term>
+  double reduce(int count, Term&& term) const {
+    auto combine = [](double a, double b) { return MAX ? combine_error(a, b) : a + b; };
+    std::vector<double> partial(size, 0.0);
+    std::vector<int> threads(size);
+    for (int t = 0; t < size; ++t) threads[t] = order == Order::forward ? t : size - 1 - t;
+    for (const int t : threads)
+      for (int i = t; i < count; i += size) partial[t] = combine(partial[t], term(i));
+    std::vector<double> waves;
+    for (int w = 0; w < size / wave; ++w) {
+      double* v = partial.data() + w * wave;
+      for (int half = wave / 2; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l) v[l] = combine(v[l], v[l + half]);
+      waves.push_back(v[0]);
+    }
+    double total = waves[0];
+    for (std::size_t w = 1; w < waves.size(); ++w) total = combine(total, waves[w]);
+    return total;
+  }
+  template <typename Term>
+  double sum(int count, Term&& term) const {
+    return reduce<false>(count, term);
+  }
+  template <typename Term>
+  double max_error(int count, Term&& term) const {
+    return reduce<true>(count, term);
+  }
+};
+
+Network with_captures(Network network) {
+  int made = 0;
+  for (Reaction& reaction : network.reactions) {
+    if (!reaction.electron_capture && reaction.reactants.size() == 1 && made < 2) {
+      reaction.electron_capture = true;
+      ++made;
+    }
+  }
+  return network;
+}
+
+struct Zone {
+  double T9, rho;
+  std::vector<double> Y;
+};
+
+std::vector<Zone> zones_of(const Network& network, int count) {
+  std::vector<Zone> zones;
+  for (int z = 0; z < count; ++z) {
+    Zone zone{1.0 + 0.3 * z, 1e5 * std::pow(4.0, z), std::vector<double>(network.species_count(), 0.0)};
+    const int he4 = network.find_species("he4"), c12 = network.find_species("c12"), p = network.find_species("p");
+    if (he4 < 0) {
+      zone.Y[0] = 1.0 / network.species[0].A;  // an analytic network: all in its first species
+    } else if (p >= 0 && c12 < 0) {
+      zone.Y[p] = 0.7;
+      zone.Y[he4] = 0.3 / 4;
+    } else {
+      zone.Y[he4] = 0.9 / 4;
+      zone.Y[c12] = 0.1 / 12;
+    }
+    zones.push_back(zone);
+  }
+  return zones;
+}
+
+IntegratorSettings settings_for(StepSchedule schedule, double end_time) {
+  IntegratorSettings s;
+  s.method = IntegrationMethod::implicit;
+  s.schedule = schedule;
+  s.start_time = 1e-10;
+  s.end_time = end_time;
+  s.dt_fraction = 0.05;
+  s.rtol = 1e-6;
+  s.atol = 1e-16;
+  if (schedule == StepSchedule::adaptive) s.dt_initial = end_time;  // the whole burn: rejected first
+  return s;
+}
+
+struct Outcome {
+  std::vector<double> Y;
+  ZoneResult result;
+};
+
+Outcome run_team(const MethodNetwork& network, const ImplicitScheduleView& schedule, const IntegratorSettings& s,
+                 const Zone& zone, const EmulatedTeam& team) {
+  const int n = network.step.species_count;
+  const ImplicitTeamSplit split = implicit_team_split(network.implicit.layout, n);
+  std::vector<double> hot(split.hot, NAN), cold(split.cold, NAN);  // NaN: a read before a write shows
+  const ImplicitTeamArrays w = implicit_team_arrays(network.implicit.layout, n, hot.data(), cold.data());
+  std::copy(zone.Y.begin(), zone.Y.end(), w.Y);
+  Outcome out;
+  out.result = implicit_team::integrate_zone(team, network, schedule, s, zone.T9, zone.rho, w);
+  out.Y.assign(w.Y, w.Y + n);
+  return out;
+}
+
+Outcome run_serial(const MethodNetwork& network, const IntegratorSettings& s, const Zone& zone) {
+  std::vector<double> workspace(network.implicit.layout.total, NAN);
+  Outcome out{zone.Y, {}};
+  implicit::integrate_zone(network, s, zone.T9, zone.rho, out.Y.data(), workspace.data(), out.result);
+  return out;
+}
+
+void check_network(const Network& raw, double end_time, int target_tasks, bool expect_rejections = true) {
+  const CompactNetwork compact(raw);
+  const MethodData data(IntegrationMethod::implicit, compact);
+  const ImplicitSchedule schedule(*data.implicit(), target_tasks);
+  const MethodNetwork& network = data.view();
+  for (StepSchedule kind : {StepSchedule::geometric, StepSchedule::adaptive}) {
+    const IntegratorSettings s = settings_for(kind, end_time);
+    int rejected = 0;
+    for (const Zone& zone : zones_of(raw, 3)) {
+      SCOPED_TRACE(raw.name + (kind == StepSchedule::geometric ? " geometric" : " adaptive") + " T9 " +
+                   std::to_string(zone.T9));
+      const Outcome serial = run_serial(network, s, zone);
+      ASSERT_EQ(serial.result.status, zone_ok);
+      rejected += static_cast<int>(serial.result.rejected_steps);
+      const Outcome first = run_team(network, schedule.view(), s, zone, {256, 32, Order::forward});
+      for (const EmulatedTeam team : {EmulatedTeam{256, 32, Order::reverse}, EmulatedTeam{256, 32, Order::by_thread_descending}}) {
+        const Outcome other = run_team(network, schedule.view(), s, zone, team);
+        for (int i = 0; i < compact.species_count(); ++i)
+          ASSERT_TRUE(same_bits(first.Y[i], other.Y[i])) << "species " << i << ": the order within a phase matters";
+        ASSERT_TRUE(same_bits(first.result.energy_generation_rate, other.result.energy_generation_rate));
+      }
+      EXPECT_EQ(first.result.status, serial.result.status);
+      EXPECT_EQ(first.result.steps, serial.result.steps);
+      EXPECT_EQ(first.result.rejected_steps, serial.result.rejected_steps);
+      EXPECT_EQ(first.result.rhs_evaluations, serial.result.rhs_evaluations);
+      EXPECT_EQ(first.result.factorizations, serial.result.factorizations);
+      EXPECT_TRUE(same_bits(first.result.time_reached, serial.result.time_reached));
+      double worst = 0.0;
+      for (int i = 0; i < compact.species_count(); ++i) {
+        const double a = serial.Y[i], b = first.Y[i];
+        worst = std::fmax(worst, std::fabs(a - b) / std::fmax(1e-28, std::fmax(std::fabs(a), std::fabs(b))));
+      }
+      EXPECT_LE(worst, 1e-12);
+      const double ea = serial.result.energy_generation_rate, eb = first.result.energy_generation_rate;
+      EXPECT_LE(std::fabs(ea - eb), 1e-12 * std::fabs(ea));
+    }
+    if (kind == StepSchedule::adaptive && expect_rejections)
+      EXPECT_GT(rejected, 0) << "no rejected step: the retry path is untested";
+  }
+}
+
+TEST(ImplicitTeam, MatchesTheSerialMethodWhateverTheOrderWithinAPhase) {
+  check_network(with_captures(generate_network(generator_preset("s16"))), 1e-4, 256);
+  check_network(with_captures(generate_network(generator_preset("default"))), 1e-6, 256);
+  check_network(with_captures(generate_network(generator_preset("default"))), 1e-6, 7);  // short phases, long runs
+  // Linear networks (the whole burn as a first step may pass): an LU without updates, a stiff pair.
+  check_network(decay_chain_network({3.0, 0.7, 0.05}), 20.0, 256, false);
+  check_network(reversible_pair_network(1e8, 3e7), 1.0, 256, false);
+}
+
+TEST(ImplicitTeam, MatchesTheSerialMethodOnTheReaclibSlice) {
+  const std::string dir = ZONEODE_REACLIB_DATA;
+  const std::string path = dir + "/rp-z12.reaclib", list = dir + "/rp-z12.nuclides";
+  if (!std::ifstream(path) || !std::ifstream(list)) GTEST_SKIP() << "no " << path;
+  check_network(read_reaclib(path, read_nuclide_list(list)), 1e-6, 256);
+}
+
+// The factorisation and solve of a random matrix on the s150 pattern, against the serial ones.
+TEST(ImplicitTeam, ScheduledLuIsTheSerialOneBitwiseAndItsSolveWithinRounding) {
+  const CompactNetwork compact(generate_network(generator_preset("s150")));
+  const ImplicitStructure structure(compact);
+  const SparseLuView lu = structure.lu_view();
+  const int n = lu.n;
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<double> matrix(lu.filled_count), b(n);
+  for (double& v : matrix) v = value(random);
+  for (int p = 0; p < n; ++p) matrix[lu.diagonal[p]] += 40.0;  // diagonally dominant
+  for (double& v : b) v = value(random);
+  std::vector<double> serial = matrix, x_serial(n), work(n);
+  sparse_lu_factor(lu, serial.data());
+  sparse_lu_solve(lu, serial.data(), b.data(), x_serial.data(), work.data());
+  for (int target : {1, 16, 256, 100000}) {
+    const ImplicitSchedule schedule(structure, target);
+    for (Order order : {Order::forward, Order::reverse, Order::by_thread_descending}) {
+      const EmulatedTeam team{256, 32, order};
+      std::vector<double> scheduled = matrix, x(n), team_work(n);
+      implicit_team::factor(team, schedule.view(), scheduled.data());
+      implicit_team::solve(team, lu, schedule.view(), scheduled.data(), b.data(), x.data(), team_work.data());
+      for (int q = 0; q < lu.filled_count; ++q)
+        ASSERT_TRUE(same_bits(scheduled[q], serial[q])) << "position " << q << ", target " << target;
+      // The solve's row sums run in four partial sums: within rounding of the serial ones.
+      for (int i = 0; i < n; ++i)
+        ASSERT_LE(std::fabs(x[i] - x_serial[i]), 1e-13 * std::fabs(x_serial[i])) << "component " << i;
+    }
+  }
+}
+
+// A planted fault: the LU's phases run as one (no barrier between pivots), thread order reversed:
+// updates read values their pivot's phase has not finished; the result differs from the serial.
+TEST(ImplicitTeam, ThePlantedMissingBarrierIsCaught) {
+  const CompactNetwork compact(generate_network(generator_preset("s150")));
+  const ImplicitStructure structure(compact);
+  const ImplicitSchedule schedule(structure, 256);
+  const SparseLuView lu = structure.lu_view();
+  std::vector<double> matrix(lu.filled_count);
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (double& v : matrix) v = value(random);
+  for (int p = 0; p < lu.n; ++p) matrix[lu.diagonal[p]] += 40.0;
+  std::vector<double> serial = matrix;
+  sparse_lu_factor(lu, serial.data());
+  ImplicitScheduleView merged = schedule.view();
+  // Phases 0 and 1 as one phase: pivot 1's updates may run before pivot 0's.
+  std::vector<std::int32_t> tasks(schedule.phase_offsets), stores(schedule.store_offsets);
+  tasks.erase(tasks.begin() + 1);
+  stores.erase(stores.begin() + 1);
+  merged.phases -= 1;
+  merged.phase_offsets = tasks.data();
+  merged.store_offsets = stores.data();
+  int differing = 0;
+  for (Order order : {Order::forward, Order::reverse}) {
+    std::vector<double> faulty = matrix;
+    implicit_team::factor(EmulatedTeam{256, 32, order}, merged, faulty.data());
+    for (int q = 0; q < lu.filled_count; ++q) differing += same_bits(faulty[q], serial[q]) ? 0 : 1;
+  }
+  EXPECT_GT(differing, 0);
+}
+
+}  // namespace
+}  // namespace zoneode

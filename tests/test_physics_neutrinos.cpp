@@ -1,0 +1,38 @@
+// Neutrino shares of weak decays against published mean neutrino energies.
+#include <gtest/gtest.h>
+
+#include "physics/neutrinos.hpp"
+
+namespace zoneode {
+namespace {
+
+TEST(PhysicsNeutrinos, MeanEnergiesMatchBahcall) {
+  // Bahcall, Neutrino Astrophysics (1989), Table 6.1: mean energies of the solar beta+ neutrinos
+  // [MeV], with endpoint energies E0 and daughter charges.
+  struct Case {
+    const char* name;
+    double E0, Z, published;
+  };
+  for (const Case& c : {Case{"pp", 0.420, 1, 0.2668}, Case{"13N", 1.1985, 6, 0.7067},
+                        Case{"15O", 1.7317, 7, 0.9965}, Case{"17F", 1.7405, 8, 0.9994}}) {
+    EXPECT_NEAR(mean_neutrino_energy(c.E0, c.Z, true), c.published, 0.01 * c.published) << c.name;
+  }
+  // Closed form: Z = 0 and E0 << m_e c^2 give N ~ T^1/2 (E0 - T)^2, so <T> = B(5/2,3)/B(3/2,3) E0
+  // = E0/3 and <E_nu> = 2/3 E0.
+  EXPECT_NEAR(mean_neutrino_energy(1e-4, 0, true), 2.0 / 3.0 * 1e-4, 1e-3 * 1e-4);
+}
+
+TEST(PhysicsNeutrinos, SharesByKind) {
+  EXPECT_EQ(neutrino_share(WeakKind::none, 5.0, 6), 0.0);
+  EXPECT_EQ(neutrino_share(WeakKind::electron_capture, 0.862, 3), 1.0);
+  // 13N -> 13C: Q = 2.2204 MeV (atomic masses), E0 = Q - 2 m_e c^2.
+  const double share = neutrino_share(WeakKind::beta_plus, 2.2204, 6);
+  EXPECT_NEAR(share, mean_neutrino_energy(2.2204 - 2 * 0.51099895, 6, true) / 2.2204, 1e-15);
+  EXPECT_NEAR(share * 2.2204, 0.7067, 0.01);
+  EXPECT_EQ(neutrino_share(WeakKind::beta_plus, 0.9, 6), 1.0);  // below 2 m_e c^2: capture only
+  // The neutron: beta-, E0 = 0.782 MeV, mean antineutrino energy 0.48 MeV (allowed spectrum).
+  EXPECT_NEAR(neutrino_share(WeakKind::beta_minus, 0.782, 1) * 0.782, 0.48, 0.01);
+}
+
+}  // namespace
+}  // namespace zoneode
