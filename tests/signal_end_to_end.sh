@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time limits and signals (issue 9): SIGUSR1/SIGTERM stop a run after the outer step in flight with
+# Time limits and signals (issue 9): SIGUSR1/SIGTERM (and SIGINT, issue 18) stop a run after the outer step in flight with
 # a checkpoint and exit 75; --restart from it writes bitwise the files of an uninterrupted run, and
 # nothing written before the stop is lost. Also the cost decomposition (zones.decomposition: cost)
 # writes bitwise the files of `count` on 1, 2 and 3 ranks.
@@ -94,6 +94,28 @@ else
   echo "  the restarted run stopped after outer step $k2"
   check "second checkpoint is step $k2" same "$work/ref_step$(printf %06d "$k2").h5" "$work/s_checkpoint.h5"
 fi
+
+# 2b. Ctrl-C (SIGINT) stops like SIGTERM: a checkpoint and 75 (issue 18: it ended with 130 and no
+# checkpoint); a second Ctrl-C ends the run at once (130), for runs with one long outer step.
+# A script's background job ignores SIGINT (and zoneode leaves it so): env gives it back its default.
+signalled_run "$work/int.log" INT self env --default-signal=INT OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" \
+  --set output.prefix="$work/int"
+[ -n "${ZONEODE_OUTCOMES:-}" ] && echo "i18_also_sigint $stopped_status 75" >>"$ZONEODE_OUTCOMES"
+check "SIGINT: exit 75" status_is 75 "$stopped_status" "$work/int.log"
+ki=$(checkpoint_step "$work/int.log" "$work/int_checkpoint.h5")
+check "SIGINT: a checkpoint line" test -n "$ki"
+check "SIGINT: the checkpoint is step ${ki:-1} of the uninterrupted run" same "$work/ref_step$(printf %06d "${ki:-1}").h5" \
+  "$work/int_checkpoint.h5"
+twice() {  # Ctrl-C twice, 0.2 s apart
+  "$@" >"$work/int2.log" 2>&1 &
+  local pid=$! waited=0
+  until grep -q wrote "$work/int2.log" || [ $waited -ge 1200 ]; do sleep 0.05; waited=$((waited + 1)); done
+  kill -s INT $pid; sleep 0.2; kill -s INT $pid
+  wait $pid
+  stopped_status=$?
+}
+twice env --default-signal=INT OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set zones.count=4096 --set output.prefix="$work/int2"  # steps of ~2 s
+check "a second SIGINT ends the run at once (130)" status_is 130 "$stopped_status" "$work/int2.log"
 
 # 3. The last restart finishes: every file the stopped runs wrote is bitwise the reference's.
 OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set output.every=3 --set output.prefix="$work/s" \

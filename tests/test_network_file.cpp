@@ -48,7 +48,7 @@ Network awkward_network() {
   Network net;
   net.name = "reaclib slice # 7, 50% done";
   net.species = {{"p", 1, 1, nan}, {"he4", 2, 4, nan}, {"be7", 4, 7, nan}, {"li7", 3, 7, nan},
-                 {"c12", 6, 12, -0.0}, {"odd name", 5, 11, 1e-310}, {"#x", 6, 13, 0.1 + 0.2}};
+                 {"c12", 6, 12, -0.0}, {"odd name", 5, 11, 1e-310}, {"#x", 6, 12, 0.1 + 0.2}};
   Reaction ec;
   ec.reactants = {2};
   ec.products = {3};

@@ -124,9 +124,9 @@ const std::string hand_library =
     "       be7  li7                              ecw     8.63000e-01\n"
     "-2.383280e+01 0.000000e+00 0.000000e+00 3.020330e+00\n"
     "-7.421320e-02-7.923860e-03-6.501130e-01\n"
-    // line 29: a6 = 2 alone: lambda = T9^2 exactly; 's' flag
-    "1\n"
-    "       c14  n14                            tests     1.56000e-01\n"
+    // line 29: a6 = 2 alone: lambda = T9^2 exactly; 's' flag (8Be's breakup: spontaneous)
+    "2\n"
+    "       be8  he4  he4                       tests     1.56000e-01\n"
     " 0.000000e+00 0.000000e+00 0.000000e+00 0.000000e+00\n"
     " 0.000000e+00 0.000000e+00 2.000000e+00\n";
 
@@ -192,9 +192,9 @@ TEST(ReaclibParse, HandWrittenLibrarySpeciesAndSummary) {
   EXPECT_EQ(summary.reactions_kept, 7);
   EXPECT_EQ(net.reaction_count(), 7);
   // Empty keep list: every nuclide, in order of first appearance (reactants before products).
-  const std::vector<std::string> names = {"p", "c12", "n13", "c13", "o17", "he4", "n14", "he3", "be7", "li7", "c14"};
-  const std::vector<int> Z = {1, 6, 7, 6, 8, 2, 7, 2, 4, 3, 6};
-  const std::vector<int> A = {1, 12, 13, 13, 17, 4, 14, 3, 7, 7, 14};
+  const std::vector<std::string> names = {"p", "c12", "n13", "c13", "o17", "he4", "n14", "he3", "be7", "li7", "be8"};
+  const std::vector<int> Z = {1, 6, 7, 6, 8, 2, 7, 2, 4, 3, 4};
+  const std::vector<int> A = {1, 12, 13, 13, 17, 4, 14, 3, 7, 7, 8};
   ASSERT_EQ(net.species_count(), 11);
   for (int i = 0; i < 11; ++i) {
     EXPECT_EQ(net.species[i].name, names[i]);

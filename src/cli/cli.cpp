@@ -9,6 +9,7 @@
 #include "backends/backend.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
+#include "cli/preflight.hpp"
 #include "cli/report.hpp"
 #include "common/errors.hpp"
 #include "network/compact.hpp"
@@ -53,6 +54,9 @@ usage:
   --threads N         OpenMP threads per rank, CPU backend (same as --set run.threads=N)
   --summary FILE      write the JSON summary to FILE (same as --set run.summary=FILE)
   --restart FILE      continue from a state file written by this deck (step k), running k+1 on
+  --restart-allow-changed  continue even where the restart file's deck differs from this one in
+                      keys that change results (integrator, steps factors); the files then
+                      differ from those of an uninterrupted run
   --force             overwrite existing output files (state files, network export)
   --output FILE       network export: the zoneode network file to write
   --quiet             do not print the resolved deck, the per-species table or progress lines
@@ -60,7 +64,8 @@ usage:
                       0: after every outer step)
   --list-kernels      the GPU kernel variants built into this binary, one per line
 
-signals: SIGTERM or SIGUSR1 stop the run after the outer step in flight, with a checkpoint
+signals: SIGTERM, SIGUSR1 or SIGINT (Ctrl-C; a second one ends the run at once) stop the run
+  after the outer step in flight, with a checkpoint
   (OUTPUT_PREFIX_checkpoint.h5, printed as 'checkpoint: PATH outer_step K'); continue it with
   --restart PATH
 exit status: 0 success, 1 runtime error, 2 bad input, 3 finished with failed zones,
@@ -72,6 +77,21 @@ methods (integrator.method):
          "kernel variants (run.kernel; --list-kernels: those built into this binary):\n" +
          choice_lines(kernel_variants, kernel_variant_name, kernel_variant_summary);
 }
+
+namespace {
+
+// The long options starting with `letter`, for the message about "-t": "--threads", or --help.
+std::string long_options_like(char letter) {
+  static const char* const options[] = {"--set", "--backend", "--kernel", "--threads", "--summary", "--restart",
+                                        "--restart-allow-changed", "--force", "--output", "--quiet", "--progress",
+                                        "--help", "--version"};
+  std::string like;
+  for (const char* option : options)
+    if (option[2] == letter) like += (like.empty() ? "" : ", ") + std::string(option);
+  return like.empty() ? "see --help" : "did you mean " + like + "?";
+}
+
+}  // namespace
 
 CliOptions parse_command_line(const std::vector<std::string>& arguments) {
   CliOptions options;
@@ -118,6 +138,8 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
       options.restart = value("--restart");
     } else if (argument == "--force") {
       options.force = true;
+    } else if (argument == "--restart-allow-changed") {
+      options.restart_allow_changed = true;
     } else if (is("--progress")) {
       const std::string text = value("--progress");
       std::size_t used = 0;
@@ -133,7 +155,11 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
     } else if (argument == "--quiet") {
       options.quiet = true;
     } else if (argument.rfind("--", 0) == 0) {
-      throw UsageError("unknown option '" + argument + "'");
+      throw UsageError("unknown option '" + excerpt(argument) + "'");
+    } else if (argument.size() > 1 && argument[0] == '-') {
+      // "-t 2" read as two decks said "more than one deck given".
+      throw UsageError("unknown option '" + excerpt(argument) + "': options are long ones (" +
+                       long_options_like(argument[1]) + ")");
     } else {
       positional.push_back(argument);
     }
@@ -145,11 +171,16 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
     options.deck = positional[2];
     if (options.command == "network-export" && options.output.empty())
       throw UsageError("network export needs --output FILE");
-    if (!options.restart.empty()) throw UsageError("--restart belongs to a run");
+    if (!options.restart.empty() || options.restart_allow_changed) throw UsageError("--restart belongs to a run");
   } else {
-    if (positional.size() != 1) throw UsageError(positional.empty() ? "no deck given" : "more than one deck given");
+    if (positional.empty()) throw UsageError("no deck given");
+    if (positional.size() > 1)
+      throw UsageError("more than one deck given: '" + excerpt(positional[0]) + "' and '" + excerpt(positional[1]) +
+                       "' (one deck a run; options start with --)");
     options.deck = positional[0];
     if (!options.output.empty()) throw UsageError("--output belongs to 'network export'");
+    if (options.restart_allow_changed && options.restart.empty())
+      throw UsageError("--restart-allow-changed needs --restart FILE");
   }
   return options;
 }
@@ -164,10 +195,8 @@ int network_command(const CliOptions& options) {
     print_network(network, compact, !options.quiet, std::cout);
     return exit_success;
   }
-  if (std::filesystem::exists(options.output) && !options.force) {
-    std::cerr << "zoneode: '" << options.output << "' exists; use --force to overwrite it\n";
-    return exit_input_error;
-  }
+  // The output path rule of a run (cli/preflight.hpp): never an input, existing only with --force.
+  check_network_export_path(options, deck);
   try {
     write_network_file(network, options.output);
   } catch (const std::exception& error) {

@@ -21,6 +21,7 @@ struct CliOptions {
   std::string output;                     // network export: the file to write
   std::string restart;                    // continue from this state file
   bool force = false;                     // overwrite existing outputs
+  bool restart_allow_changed = false;     // --restart although the file's deck differs in results-relevant keys
   bool quiet = false;                     // no resolved deck, per-species table or progress lines
   double progress_seconds = 10.0;         // at most one progress line per this many seconds [s]
 };

@@ -1,8 +1,12 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
+#include "cli/signals.hpp"
 
 int main(int argc, char** argv) {
+  // First of all: a stop request during MPI_Init or the set-up is noted like a later one, not the
+  // default action (SIGUSR1 ended a starting run with status 138 and no word).
+  zoneode::trap_stop_signals();
   zoneode::MpiContext mpi(&argc, &argv);
   std::vector<std::string> arguments(argv + 1, argv + argc);
   try {

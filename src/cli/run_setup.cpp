@@ -2,7 +2,6 @@
 // the outputs checked before any work, the backend, this rank's zones, the summary's fixed fields,
 // the self-check, and the initial state's file.
 #include <mpi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -11,12 +10,12 @@
 #include <filesystem>
 #include <utility>
 
+#include "cli/preflight.hpp"
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "common/errors.hpp"
 #include "decomposition/binding.hpp"
 #include "decomposition/rebalance.hpp"
-#include "decomposition/same_inputs.hpp"
 #include "deck/yaml_schema.hpp"
 #include "io/state_layout.hpp"
 #include "io/zone_input.hpp"
@@ -101,44 +100,9 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
   return plan;
 }
 
-// Never overwrite an output without --force, and find that out before any work.
-void check_outputs_free(const CliOptions& options, const Deck& deck, const RunPlan& plan) {
-  if (options.force) return;
-  for (std::int64_t step = options.restart.empty() ? 0 : plan.first_step; step <= plan.last_step; ++step) {
-    if (deck.output.writes(step, plan.last_step) && std::filesystem::exists(deck.output.file(step)))
-      throw InputError("'" + deck.output.file(step) + "' exists; use --force to overwrite it");
-  }
-}
-
-// The folders of the outputs (state files, summary) exist before any work: created where
-// missing, or the reason they cannot be is the error. And a file can be made in each: a probe
-// file is created and removed (access() is not enough: root ignores permission bits, not a
-// read-only file system), so a folder that cannot be written stops the run before the integration.
-void prepare_output_folders(const Deck& deck) {
-  const std::pair<std::string, std::string> outputs[] = {
-      {deck.output.prefix.empty() ? std::string() : deck.output.file(0), "output.prefix '" + deck.output.prefix + "'"},
-      {deck.run.summary, "summary '" + deck.run.summary + "'"}};
-  for (const auto& [file, of] : outputs) {
-    if (file.empty()) continue;
-    std::filesystem::path folder = std::filesystem::path(file).parent_path();
-    if (folder.empty()) folder = ".";
-    std::error_code error;
-    std::filesystem::create_directories(folder, error);
-    if (error) throw InputError("cannot create the output folder '" + folder.string() + "': " + error.message());
-    std::string probe = (folder / ".zoneode-write-probe-XXXXXX").string();
-    const int descriptor = mkstemp(probe.data());
-    if (descriptor < 0)
-      throw InputError("cannot write in the output folder '" + folder.string() + "' of " + of + ": " +
-                       std::strerror(errno));
-    close(descriptor);
-    if (unlink(probe.c_str()) != 0)
-      throw InputError("cannot remove '" + probe + "' from the output folder: " + std::strerror(errno));
-  }
-}
-
 void build_zones(const Deck& deck, const Network& network, const RunPlan& plan, ZoneBatch& batch) {
   if (!plan.zone_file.empty()) {
-    read_zone_block(plan.zone_file, plan.zones, plan.block, batch);
+    read_zone_block(plan.zone_file, plan.zones, plan.block, network, deck.zones.mass_sum_tolerance, batch);
     return;
   }
   const ZoneBuilder builder(deck.zones, network);
@@ -179,18 +143,15 @@ void load_inputs(Run& run) {
     run.out << "---- resolved deck ----\n" << run.deck.resolved_yaml << "-----------------------\n";
   print_network(run.network, *run.compact, false, run.out);
   run.network_hash = hex64(network_hash(run.network));
-  collectively(run.mpi, exit_input_error,
-               [&] { check_ranks_read_same_inputs(run.mpi, run.deck.resolved_yaml, run.network_hash); });
+  check_inputs_before_any_work(run.options, run.deck, run.network_hash, run.mpi);  // cli/preflight.hpp
 }
 
-// The plan, and the outputs checked free and their folders made, before any work.
+// The plan, and the outputs checked and their folders made, before any work.
 void plan_outputs(Run& run) {
   collectively(run.mpi, exit_input_error, [&] {
     run.plan = plan_run(run.options, run.deck, run.network, run.network_hash, run.mpi, run.overlapped);
-    if (!run.mpi.root()) return;
-    check_outputs_free(run.options, run.deck, run.plan);
-    prepare_output_folders(run.deck);
   });
+  check_outputs_before_any_work(run.options, run.deck, run.plan.first_step, run.plan.last_step, run.mpi);  // preflight.hpp
 }
 
 // The backend made and prepared; what it says it is becomes the run's provenance.

@@ -17,6 +17,15 @@ void trap_stop_signals() {
   action.sa_flags = SA_RESTART;
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGUSR1, &action, nullptr);
+  // Ctrl-C once asks for a checkpoint; a second Ctrl-C has the default action (ends the run at
+  // once, status 130), so that a run with one long outer step can still be interrupted.
+  if (received_signal == SIGINT) return;  // the handler was used up already: leave it so
+  // Ignored by whoever started the run (a background job of a script, by POSIX shells'
+  // convention): Ctrl-C is not meant for it, so it stays ignored.
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) return;
+  action.sa_flags = SA_RESTART | SA_RESETHAND;
+  sigaction(SIGINT, &action, nullptr);
 }
 
 int stop_signal_received() { return received_signal; }
@@ -25,6 +34,7 @@ const char* stop_signal_name(int signal) {
   switch (signal) {
     case SIGTERM: return "SIGTERM";
     case SIGUSR1: return "SIGUSR1";
+    case SIGINT: return "SIGINT";
     default: return "a signal";
   }
 }

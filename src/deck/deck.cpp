@@ -72,6 +72,11 @@ FieldProfile read_field(DeckSection section, const std::string& unit_hint) {
 
 ZonesDeck read_zones(DeckSection section) {
   ZonesDeck zones;
+  // Zones read from a file (from_file, or --restart) must each hold sum A*Y within this of 1 (X
+  // summing to 1). Loose by default: without renormalize an outer step may drift by up to
+  // max_mass_drift (1e-2), so a run's own files drift over steps; the check is for abundances in
+  // other units (Y rho, X) or garbage. Read whatever the zones' source: --restart needs it too.
+  zones.mass_sum_tolerance = section.number("mass_sum_tolerance", 0.1, {0.0, 1.0, true});
   if (section.has("from_file")) {
     zones.from_file_where = section.where("from_file");
     zones.from_file = section.existing_file("from_file");

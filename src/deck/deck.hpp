@@ -52,6 +52,7 @@ struct ZonesDeck {
   FieldProfile density;       // rho [g/cm^3]
   std::vector<CompositionEntry> composition;  // initial mass fractions
   Decomposition decomposition = Decomposition::cost;  // how zones are split among MPI ranks
+  double mass_sum_tolerance = 0.1;  // zones from a file (from_file, --restart): |sum A*Y - 1| at most this
 };
 
 // Outer steps, as a hydro code calls its burner once per time step: each burns every zone over
@@ -77,6 +78,8 @@ struct OutputDeck {
     return step % every == 0 || step == last;
   }
   std::string file(std::int64_t step) const;
+  // A stopped run's checkpoint, PREFIX_checkpoint.h5 (README.md, "Time limits and signals").
+  std::string checkpoint_file() const { return prefix + "_checkpoint.h5"; }
 };
 
 struct RunDeck {

@@ -1,6 +1,8 @@
 #include "deck/yaml_schema.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <iterator>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include "common/file_kind.hpp"
 #include "common/numbers.hpp"
 
 namespace zoneode {
@@ -28,22 +31,65 @@ std::string mark_text(const std::string& file, const YAML::Mark& mark) {
   return file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
-// Counts the documents of a YAML stream, and where the second starts.
+// A deck is a few levels deep and a few hundred values long; beyond these it is no deck. Checked
+// while YAML events stream by, before any node is built: a 10 MB flow-style list took 28 s and
+// 160 times its size in memory to build and then refuse, and yaml-cpp's own depth guard (2000
+// levels) says only "bad file".
+constexpr int most_deck_depth = 100;
+constexpr long most_deck_values = 200000;  // scalars, lists and maps (a 40k-entry map is 80k)
+
+struct DeckTooLarge {
+  YAML::Mark mark;
+  std::string what;
+};
+
+// Counts the documents of a YAML stream (and where the second starts), its values and its depth.
 struct DocumentCounter : YAML::EventHandler {
   int documents = 0;
   YAML::Mark second_start;
+  long values = 0;
+  int depth = 0;
+  void value(const YAML::Mark& mark) {
+    if (++values > most_deck_values)
+      throw DeckTooLarge{mark, "more than " + std::to_string(most_deck_values) +
+                                   " values (scalars, lists and maps); a deck holds a few hundred"};
+  }
+  void open(const YAML::Mark& mark) {
+    value(mark);
+    if (++depth > most_deck_depth)
+      throw DeckTooLarge{mark, "lists or maps nested more than " + std::to_string(most_deck_depth) +
+                                   " levels deep; a deck nests a few"};
+  }
   void OnDocumentStart(const YAML::Mark& mark) override {
     if (++documents == 2) second_start = mark;
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { value(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { value(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    value(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    open(mark);
+  }
+  void OnSequenceEnd() override { --depth; }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    open(mark);
+  }
+  void OnMapEnd() override { --depth; }
 };
+
+// YAML reads an implicit key of at most 1024 characters; a longer one is "illegal map value"
+// at its ':'. Returns the key's length when that is what `error` is, else 0.
+std::size_t overlong_key(const std::string& text, const YAML::ParserException& error) {
+  if (error.msg != YAML::ErrorMsg::MAP_VALUE || error.mark.pos < 0) return 0;
+  const std::size_t colon = static_cast<std::size_t>(error.mark.pos);
+  if (colon > text.size()) return 0;
+  const std::size_t line_start = text.rfind('\n', colon == 0 ? 0 : colon - 1);
+  const std::size_t first = text.find_first_not_of(" \t-", line_start == std::string::npos ? 0 : line_start + 1);
+  const std::size_t length = first == std::string::npos || first > colon ? 0 : colon - first;
+  return length > 1024 ? length : 0;
+}
 
 // What YAML allows but a deck must not hold, each an error naming its line: a map key that is no
 // name, a key given twice (yaml-cpp would keep the first silently), a key with no value (a deck cut
@@ -76,6 +122,28 @@ void check_deck_tree(const YAML::Node& node, const std::string& file, const std:
   }
 }
 
+// Why a scalar that reads as no double is none, where the reason is its size: "" otherwise.
+std::string number_size_problem(const YAML::Node& node) {
+  if (!node.IsDefined() || !node.IsScalar() || node.Scalar().empty()) return "";
+  const std::string& text = node.Scalar();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno != ERANGE) return "";
+  if (std::isinf(value)) return " (beyond the largest double, 1.8e308)";
+  return " (below the smallest double, 4.9e-324: it would read as 0)";
+}
+
+std::string got_number(const YAML::Node& node) { return scalar_text(node) + number_size_problem(node); }
+
+std::string integer_size_problem(const YAML::Node& node) {
+  if (!node.IsDefined() || !node.IsScalar()) return "";
+  const std::string& text = node.Scalar();
+  const std::size_t digits = text.find_first_not_of("+-") == 1 ? 1 : 0;
+  if (text.size() <= digits + 18 || text.find_first_not_of("0123456789", digits) != std::string::npos) return "";
+  return " (beyond the 64-bit integer range, 9.2e18)";
+}
+
 // A finite number in range, or false.
 bool parse_number(const YAML::Node& node, const NumberRange& range, double& out) {
   if (!node.IsDefined() || !node.IsScalar()) return false;
@@ -87,6 +155,35 @@ bool parse_number(const YAML::Node& node, const NumberRange& range, double& out)
 }
 
 }  // namespace
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& source) {
+  YAML::Node root;
+  try {
+    // First the events alone (no nodes: little time and memory): one document, its size and depth.
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    // At most two documents: YAML::LoadAll loops for ever on some malformed input (found by
+    // fuzzing, yaml-cpp 0.7), returning empty documents without end.
+    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.documents > 1)
+      throw DeckError(mark_text(source, counter.second_start) +
+                      ": a second YAML document (after '---' or '...'); a deck is one document");
+    root = YAML::Load(text);
+  } catch (const DeckTooLarge& error) {
+    throw DeckError(mark_text(source, error.mark) + ": " + error.what);
+  } catch (const YAML::ParserException& error) {
+    if (const std::size_t length = overlong_key(text, error)) {
+      YAML::Mark start = error.mark;
+      start.column = 0;
+      throw DeckError(mark_text(source, start) + ": a key of " + std::to_string(length) +
+                      " characters; YAML reads keys of at most 1024 (a deck's keys are short names)");
+    }
+    throw DeckError(mark_text(source, error.mark) + ": YAML syntax error: " + error.msg);
+  }
+  return root;
+}
 
 const std::string* DeckSection::override_of(const std::string& dotted_key) const {
   // The key itself or a section above it, replaced whole (--set zones={...}).
@@ -160,7 +257,7 @@ double DeckSection::number(const std::string& key, std::optional<double> fallbac
     if (!fallback) fail(key, range.describe() + " (this key is required)");
     result = *fallback;
   } else if (!parse_number(value, range, result)) {
-    fail(key, range.describe(), scalar_text(value));
+    fail(key, range.describe(), got_number(value));
   }
   resolved_[key] = format_number(result);
   return result;
@@ -169,7 +266,11 @@ double DeckSection::number(const std::string& key, std::optional<double> fallbac
 std::string DeckSection::existing_file(const std::string& key) {
   const std::string file = path(key, std::nullopt);
   std::error_code error;
-  if (!std::filesystem::is_regular_file(file, error)) fail(key, "an existing file", "'" + excerpt(file) + "'");
+  const auto status = std::filesystem::status(file, error);
+  if (!std::filesystem::exists(status)) fail(key, "an existing file", "'" + excerpt(file) + "'");
+  // Only a regular file: a FIFO would block the run in open() for ever.
+  if (!std::filesystem::is_regular_file(status))
+    fail(key, "a regular file", "'" + excerpt(file) + "', " + file_kind_name(status.type()));
   return file;
 }
 
@@ -186,7 +287,7 @@ std::int64_t DeckSection::integer(const std::string& key, std::optional<std::int
   } else {
     if (!value.IsScalar()) fail(key, expected, scalar_text(value));
     const std::optional<std::int64_t> number = parse_whole_integer(value.Scalar());
-    if (!number) fail(key, expected, scalar_text(value));
+    if (!number) fail(key, expected, scalar_text(value) + integer_size_problem(value));
     result = *number;
   }
   if (result < min || result > max) fail(key, expected, std::to_string(result));
@@ -257,7 +358,7 @@ std::vector<double> DeckSection::number_list(const std::string& key, const Numbe
     double parsed = 0.0;
     if (!parse_number(item, range, parsed)) {
       throw DeckError(place(dotted(key), item) + ": " + dotted(key) + "[" + std::to_string(k) + "]: expected " +
-                      range.describe() + ", got " + scalar_text(item));
+                      range.describe() + ", got " + got_number(item));
     }
     result.push_back(parsed);
     resolved.push_back(format_number(parsed));
@@ -295,7 +396,7 @@ std::vector<DeckSection::NamedNumber> DeckSection::named_numbers(const std::stri
     double parsed = 0.0;
     if (!parse_number(it->second, range, parsed)) {
       throw DeckError(location + ": " + dotted(key) + "." + name + ": expected " + range.describe() + ", got " +
-                      scalar_text(it->second));
+                      got_number(it->second));
     }
     result.push_back({it->first.Scalar(), parsed, location + ": " + dotted(key) + "." + name});
     resolved_map.force_insert(it->first.Scalar(), format_number(parsed));
@@ -348,22 +449,7 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
     mark.column = static_cast<int>(column);
     throw DeckError(mark_text(file, mark) + ": a NUL byte; a deck is text");
   }
-  try {
-    deck.root = YAML::Load(text);
-    // A document after '---' or '...' was never parsed (YAML::Load reads the first only). Counted
-    // by events, at most two: YAML::LoadAll loops for ever on some malformed input (found by
-    // fuzzing, yaml-cpp 0.7), returning empty documents without end.
-    std::istringstream stream(text);
-    YAML::Parser parser(stream);
-    DocumentCounter counter;
-    while (counter.documents < 2 && parser.HandleNextDocument(counter)) {
-    }
-    if (counter.documents > 1)
-      throw DeckError(mark_text(file, counter.second_start) +
-                      ": a second YAML document (after '---' or '...'); a deck is one document");
-  } catch (const YAML::ParserException& error) {
-    throw DeckError(mark_text(file, error.mark) + ": YAML syntax error: " + error.msg);
-  }
+  deck.root = load_yaml_text(text, file);
   if (!deck.root.IsDefined() || deck.root.IsNull()) deck.root = YAML::Node(YAML::NodeType::Map);
   if (!deck.root.IsMap()) throw DeckError(mark_text(file, deck.root.Mark()) + ": expected a map of sections at the top level");
   check_deck_tree(deck.root, file, "");
@@ -394,12 +480,7 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
       }
       node.reset(next);
     }
-    YAML::Node parsed;
-    try {
-      parsed = YAML::Load(value);
-    } catch (const YAML::ParserException& error) {
-      throw DeckError("--set " + excerpt(item) + ": the value is not valid YAML: " + error.msg);
-    }
+    YAML::Node parsed = load_yaml_text(value, "--set " + excerpt(item) + ": the value");
     if (!parsed.IsDefined() || parsed.IsNull()) parsed = YAML::Node(value);  // "--set a.b=" is an empty string
     check_deck_tree(parsed, "--set " + excerpt(item), key);
     node[parts.back()] = parsed;

@@ -111,6 +111,11 @@ struct LoadedDeck {
 };
 LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides);
 
+// Parses YAML text that must be one document of deck size (at most 100 levels deep and 200,000
+// values, found before any node is built); errors name `source`, line and column (DeckError).
+// Also for the deck stored in a state file.
+YAML::Node load_yaml_text(const std::string& text, const std::string& source);
+
 // YAML text of a resolved node, for printing and for HDF5 provenance.
 std::string emit_yaml(const YAML::Node& node);
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/hdf5_handle.hpp"
 #include "io/state_layout.hpp"
 
 namespace zoneode {
@@ -35,6 +36,22 @@ std::vector<std::string> read_strings(hid_t object, std::size_t count, const std
 // fill values would take for ever (or its element count overflow). Compressed data is allowed up
 // to deflate's largest ratio.
 void check_dataset_is_stored(hid_t dataset, const std::string& what);
+
+// Opens what `name` (a path from the root: "abundances", "species/name") of `file` links to, as a
+// dataset. An InputError names `path` and the dataset, and says what is there instead: nothing
+// ("no dataset /NAME, expected EXPECTED"), a group, a soft link to nothing or in a loop, an external
+// link whose file or object cannot be opened, or a virtual dataset one of whose sources cannot be
+// read (HDF5 would read its values as fill values, zeros).
+Hdf5Handle open_dataset(hid_t file, const std::string& path, const std::string& name, const std::string& expected);
+
+// A stored type as the layout names types: "float64", "float32", "int64", "uint8", "a string",
+// "a compound", ...
+std::string type_name(hid_t type);
+
+// Refuses (InputError: `what`, the type found) a dataset not stored as IEEE float64, the layout's
+// type for T9, rho and Y: an integer type truncated Y to 0, float32 lost digits before it was
+// written, and a wider float would be narrowed on reading.
+void check_float64(hid_t dataset, const std::string& what);
 
 // /species/name of an open state file; `path` names the file in messages.
 std::vector<std::string> read_species_names(hid_t file, const std::string& path);

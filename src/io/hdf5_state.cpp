@@ -14,6 +14,7 @@
 
 #include "common/atomic_file.hpp"
 #include "common/errors.hpp"
+#include "common/file_kind.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_read.hpp"
 #include "io/state_layout.hpp"
@@ -322,7 +323,12 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
 namespace {
 
 Hdf5Handle open_for_reading(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError("cannot open '" + path + "': no such file");
+  // stat before open: H5Fopen of a FIFO blocks for ever (a signal does not end it).
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (!std::filesystem::exists(status)) throw InputError("cannot open '" + path + "': no such file");
+  if (!std::filesystem::is_regular_file(status))
+    throw InputError("cannot open '" + path + "': it is " + file_kind_name(status.type()) + ", expected a regular file");
   return checked<InputError>(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
                              "cannot open '" + path + "' as HDF5");
 }
@@ -358,22 +364,29 @@ StateFileInfo read_state_info(const std::string& path) {
   const Hdf5Handle file = open_for_reading(path);
   StateFileInfo info;
   auto fail = [&](const std::string& what) { throw InputError(path + ": " + what); };
+  // A layout this build knows, or the datasets may mean something else (a version 99 was read).
+  if (!read_scalar_attribute(file, path, layout::version, info.format_version))
+    fail(std::string("no attribute ") + layout::version.name + ", expected a state file of format_version 1 to " +
+         std::to_string(layout::format_version) + " (README.md, Outputs)");
+  if (info.format_version < 1 || info.format_version > layout::format_version)
+    fail(std::string("attribute ") + layout::version.name + " is " + std::to_string(info.format_version) +
+         ", expected 1 to " + std::to_string(layout::format_version) + " (a layout this zoneode reads)");
   {
     const char* name = layout::abundances.name;
-    if (!link_exists(file, name)) fail(std::string("no dataset /") + name + ", expected [zones][species] float64");
-    const Hdf5Handle dataset = checked<InputError>(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose,
-                                                   path + ": cannot open /" + name);
+    const Hdf5Handle dataset = open_dataset(file, path, name, "[zones][species] float64");
     const Hdf5Handle space = checked<InputError>(H5Dget_space(dataset), H5Sclose, path + ": dataspace");
     hsize_t dims[2] = {0, 0};
     if (H5Sget_simple_extent_ndims(space) != 2) fail(std::string("/") + name + ": expected 2 dimensions [zones][species]");
     H5Sget_simple_extent_dims(space, dims, nullptr);
+    check_float64(dataset, path + ": /" + name);
     check_dataset_is_stored(dataset, path + ": /" + name);
     info.zones = static_cast<std::int64_t>(dims[0]);
   }
   info.species = read_species_names(file, path);
-  read_scalar_attribute(file, path, layout::outer_step, info.outer_step);
+  info.has_outer_step = read_scalar_attribute(file, path, layout::outer_step, info.outer_step);
   read_scalar_attribute(file, path, layout::time, info.time);
   read_scalar_attribute(file, path, layout::network_hash, info.network_hash);
+  read_scalar_attribute(file, path, layout::deck, info.deck);
   return info;
 }
 
@@ -384,10 +397,9 @@ void read_state_block(const std::string& path, std::int64_t zones, const ZoneBlo
     const std::string name = spec.name;
     const bool per_species = spec.shape == layout::Shape::per_zone_species;
     const int columns = per_species ? species_count : 1;
-    if (!link_exists(file, name))
-      throw InputError(path + ": no dataset /" + name + ", expected float64 [zones]" + (per_species ? "[species]" : ""));
-    const Hdf5Handle dataset = checked<InputError>(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose,
-                                                   path + ": cannot open /" + name);
+    const Hdf5Handle dataset =
+        open_dataset(file, path, name, std::string("float64 [zones]") + (per_species ? "[species]" : ""));
+    check_float64(dataset, path + ": /" + name);
     const Hdf5Handle file_space = checked<InputError>(H5Dget_space(dataset), H5Sclose, path + ": dataspace");
     const int rank = per_species ? 2 : 1;
     hsize_t dims[2] = {0, 0};

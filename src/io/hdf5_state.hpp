@@ -60,18 +60,22 @@ struct LocalState {
 void write_state_file(const MpiContext& mpi, const std::string& path, const Network& network,
                       const LocalState& state, const StateAttributes& attributes, const StateStorage& storage = {});
 
-// What a state file holds, read by every rank (small).
+// What a state file holds, read by every rank (small). The file must be a regular file of a known
+// format_version, and /abundances float64 [zones][species].
 struct StateFileInfo {
   std::int64_t zones = 0;
   std::vector<std::string> species;
   std::int64_t outer_step = -1;       // -1 when the file has none (a hydro snapshot)
+  bool has_outer_step = false;
   double time = 0.0;
   std::string network_hash;           // "" when absent
+  int format_version = 0;
+  std::string deck;                   // the resolved deck that wrote it; "" when absent
 };
 StateFileInfo read_state_info(const std::string& path);
 
 // Reads one block of the file's `zones` zones: T9, rho and abundances (block.count x
-// species_count), as stored; every dataset must hold exactly `zones` zones.
+// species_count), as stored; every dataset must hold exactly `zones` zones, as float64.
 void read_state_block(const std::string& path, std::int64_t zones, const ZoneBlock& block, int species_count,
                       double* temperature, double* density, double* abundances);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/errors.hpp"
+#include "common/numbers.hpp"
 
 namespace zoneode {
 
@@ -26,7 +27,8 @@ void check_state_file_matches(const std::string& where, const std::string& file,
   }
 }
 
-void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBlock& block, ZoneBatch& batch) {
+void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBlock& block, const Network& network,
+                     double mass_sum_tolerance, ZoneBatch& batch) {
   read_state_block(file, zones, block, batch.species_count, batch.temperature.data(), batch.density.data(),
                    batch.abundances.data());
   for (std::int64_t zone = 0; zone < batch.count; ++zone) {
@@ -38,11 +40,16 @@ void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBloc
       fail("/temperature: expected a finite T9 > 0, got " + std::to_string(batch.temperature[zone]));
     if (!(batch.density[zone] > 0.0) || !std::isfinite(batch.density[zone]))
       fail("/density: expected a finite rho > 0, got " + std::to_string(batch.density[zone]));
+    double mass_sum = 0.0;  // sum A*Y = sum X
     for (int i = 0; i < batch.species_count; ++i) {
       const double y = batch.zone_abundances(zone)[i];
       if (!(y >= 0.0) || !std::isfinite(y))
-        fail("/abundances: species " + std::to_string(i) + ": expected a finite abundance >= 0, got " + std::to_string(y));
+        fail("/abundances: species " + std::to_string(i) + ": expected a finite abundance >= 0, got " + format_number(y));
+      mass_sum += network.species[i].A * y;
     }
+    if (!(std::fabs(mass_sum - 1.0) <= mass_sum_tolerance))
+      fail("/abundances: sum A*Y (the mass fractions' sum) is " + format_number(mass_sum) + ", expected 1 within " +
+           format_number(mass_sum_tolerance) + " (zones.mass_sum_tolerance); Y is in mol/g");
   }
 }
 

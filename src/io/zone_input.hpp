@@ -18,7 +18,10 @@ void check_state_file_matches(const std::string& where, const std::string& file,
                               const Network& network, std::int64_t zones);
 
 // Reads this rank's block of the file's `zones` zones into `batch` (sized already) and checks
-// T9, rho (finite, > 0) and abundances (finite, >= 0), naming file, zone and dataset otherwise.
-void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBlock& block, ZoneBatch& batch);
+// T9, rho (finite, > 0), abundances (finite, >= 0) and each zone's sum A*Y (its mass fractions'
+// sum: within `mass_sum_tolerance`, zones.mass_sum_tolerance, of 1), naming file, zone and dataset
+// otherwise. `network` gives A.
+void read_zone_block(const std::string& file, std::int64_t zones, const ZoneBlock& block, const Network& network,
+                     double mass_sum_tolerance, ZoneBatch& batch);
 
 }  // namespace zoneode

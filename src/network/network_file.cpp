@@ -31,6 +31,7 @@
 
 #include "common/numbers.hpp"
 #include "common/errors.hpp"
+#include "network/network_checks.hpp"
 
 namespace zoneode {
 
@@ -104,8 +105,10 @@ class Parser {
     fields = next_line("a 'reactions' line");
     expect_keyword(fields, "reactions", 2, "reactions <count>");
     const int reaction_count = parse_count(fields[1], "reaction count");
+    std::vector<int> reaction_lines;
     for (int r = 0; r < reaction_count; ++r) {
       fields = next_line("reaction " + std::to_string(r + 1) + " of " + std::to_string(reaction_count));
+      reaction_lines.push_back(line_);
       network.reactions.push_back(parse_reaction(fields, index));
       Reaction& reaction = network.reactions.back();
       const int set_count = parse_count(fields.back(), "set count");
@@ -123,6 +126,7 @@ class Parser {
     if (read_content_line(rest)) fail("'" + excerpt(joined(rest)) + "' after 'end', expected the end of the file");
 
     validate_network(network, source_);
+    check_network_physics(network, source_, reaction_lines);
     return network;
   }
 

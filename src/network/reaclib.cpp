@@ -20,6 +20,7 @@
 
 #include "common/numbers.hpp"
 #include "common/errors.hpp"
+#include "network/network_checks.hpp"
 #include "network/nuclides.hpp"
 
 namespace zoneode {
@@ -271,7 +272,14 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
   };
   {
     std::map<Key, const ParsedSet*> first_of_group;
+    // A set given twice (a library concatenated with itself, an edit) would be summed: twice the rate.
+    std::map<std::tuple<Key, std::array<double, 7>, double>, const ParsedSet*> first_copy;
     for (const auto& set : sets) {
+      const auto [copy, new_set] = first_copy.emplace(std::make_tuple(key_of(set), set.rate.a, set.Q_MeV), &set);
+      if (!new_set)
+        fail(source, set.line, "this set repeats the set at line " + std::to_string(copy->second->line) +
+                                   " (same nuclides, label, flags, Q and coefficients), expected each set once: "
+                                   "sets of one reaction are summed, so it would count twice");
       const auto [it, inserted] = first_of_group.emplace(key_of(set), &set);
       if (!inserted && !same_q(it->second->Q_MeV, set.Q_MeV)) {
         const std::string text = "Q value " + format_number(set.Q_MeV) + " MeV differs from " +
@@ -309,6 +317,7 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
   }
 
   std::map<Key, int> reaction_of;
+  std::vector<int> reaction_lines;  // each reaction's first header line, for messages
   int sets_kept = 0, captures_without_weak_flag = 0, weak_sets_not_captures = 0;
   for (const auto& set : sets) {
     bool all_kept = true;
@@ -341,6 +350,7 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
       // (one label per reaction: it is part of the key).
       reaction.electron_capture = capture;
       network.reactions.push_back(std::move(reaction));
+      reaction_lines.push_back(set.line + 1);
     }
     network.reactions[it->second].sets.push_back(set.rate);
   }
@@ -354,7 +364,14 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
     summary->captures_without_weak_flag = captures_without_weak_flag;
     summary->weak_sets_not_captures = weak_sets_not_captures;
   }
+  if (network.reactions.empty()) {
+    throw std::runtime_error(source + ": no reactions: " +
+                             (sets.empty() ? std::string("the library holds no sets")
+                                           : std::to_string(sets.size()) + " sets read, none with all its nuclides kept") +
+                             ", expected a library with at least one reaction among the nuclides kept");
+  }
   validate_network(network, source);
+  check_network_physics(network, source, reaction_lines);
   return network;
 }
 

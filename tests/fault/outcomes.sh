@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Counts the outcomes that hostile_inputs.sh and fault_tests.sh record with ZONEODE_OUTCOMES=FILE,
-# by class, for the closing note of issue 11 (README, "Reliability"): any binary, an old one included.
+# by class, for the closing notes of issues 11 and 18 (tests/README.md): any binary, an old one included.
 # Usage: outcomes.sh FILE
 #   hostile lines "CASE STATUS pass|fail"; fault lines "CASE STATUS EXPECTED" or "CASE killed N/M".
 # Classes: exit 2 with the checked message (clean error), exit 2 otherwise (message without file or
@@ -18,6 +18,16 @@ awk '
   $2 == "killed" {
     split($3, n, "/"); kills++
     if (n[1] == n[2]) intact++; else corrupt++
+    next
+  }
+  # Issue 18 cases (tests/hostile/files_and_outputs.sh, tests/fault/ranks_disagree.sh, the SIGINT
+  # case of tests/signal_end_to_end.sh), named i18_CLASS_CASE: counted by class, apart.
+  $1 ~ /^setup_/ { next }  # set-up runs of those scripts: no fault
+  $1 ~ /^i18_/ {
+    split($1, part, "_"); c18 = part[2]
+    ok = ($3 == "pass" || $3 == $2)
+    n18[c18]++; if (ok) pass18[c18]++
+    else { how = class($2); if ($2 == 2) how = "exit 2, another message"; fail18[c18 ": " how]++ }
     next
   }
   $3 == "pass" || $3 == "fail" {
@@ -39,5 +49,7 @@ awk '
     printf "faulty runs: %d\n", faults
     for (c in f) printf "  %4d  %s\n", f[c], c
     if (kills) printf "kill -9: %d (every final-named file complete: %d, a file incomplete: %d)\n", kills, intact, corrupt
+    for (c in n18) printf "issue 18 %-8s %3d cases, %3d as specified\n", c, n18[c], pass18[c] + 0
+    for (c in fail18) printf "  not as specified, %s: %d\n", c, fail18[c]
   }
 ' "$1"

@@ -9,9 +9,19 @@
 //   ZONEODE_FAULT_OFFSET fail only positioned writes at this offset (0: the superblock, which
 //                        HDF5 writes when it closes the file)
 // Each injected failure is counted in the file ZONEODE_FAULT_LOG, when set (one line each).
+// Issue 18 adds what one rank alone may see on a cluster, and a signal before the handlers:
+//   ZONEODE_FAULT_READONLY_DIR  files created in this folder fail with EROFS (open with a write
+//                        flag, creat, mkstemp): a folder mounted read-only on one node
+//   ZONEODE_FAULT_SWAP   "FROM:TO": opening exactly FROM opens TO instead: a node-local file of the
+//                        same name with other content
+//   ZONEODE_FAULT_SIGNAL_IN_MPI_INIT  USR1, TERM or INT: raised at the start of MPI_Init(_thread),
+//                        the half second before a run installed its handlers (ranks: all, or
+//                        ZONEODE_FAULT_RANK)
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,4 +112,119 @@ ssize_t pwritev64(int fd, const struct iovec* vector, int count, off_t offset) {
   REAL("pwritev64", pwritev_fn);
   if (inject(fd, (long long)offset)) return -1;
   return real(fd, vector, count, offset);
+}
+
+// ---- Issue 18: what one rank alone sees ----
+
+static int fault_rank_here(void) {
+  const char* wanted_rank = getenv("ZONEODE_FAULT_RANK");
+  return wanted_rank == NULL || *wanted_rank == '\0' || atoi(wanted_rank) == this_rank();
+}
+
+// True when a file at `path` (created or opened for writing) is in ZONEODE_FAULT_READONLY_DIR.
+static int readonly_here(const char* path, int flags) {
+  const char* dir = getenv("ZONEODE_FAULT_READONLY_DIR");
+  if (dir == NULL || *dir == '\0' || path == NULL || !fault_rank_here()) return 0;
+  if ((flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) == 0) return 0;
+  char absolute[4096];
+  if (path[0] != '/') {
+    if (getcwd(absolute, sizeof absolute - 1) == NULL) return 0;
+    strncat(absolute, "/", sizeof absolute - strlen(absolute) - 1);
+    strncat(absolute, path, sizeof absolute - strlen(absolute) - 1);
+    path = absolute;
+  }
+  const size_t length = strlen(dir);
+  return strncmp(path, dir, length) == 0 && (path[length] == '/' || path[length] == '\0');
+}
+
+// ZONEODE_FAULT_SWAP's TO when `path` is its FROM, else `path`.
+static const char* swapped(const char* path) {
+  static char from[4096], to[4096];
+  const char* swap = getenv("ZONEODE_FAULT_SWAP");
+  if (swap == NULL || path == NULL || !fault_rank_here()) return path;
+  const char* colon = strchr(swap, ':');
+  if (colon == NULL || (size_t)(colon - swap) >= sizeof from) return path;
+  memcpy(from, swap, (size_t)(colon - swap));
+  from[colon - swap] = '\0';
+  snprintf(to, sizeof to, "%s", colon + 1);
+  return strcmp(path, from) == 0 ? to : path;
+}
+
+typedef int (*open_fn)(const char*, int, ...);
+typedef int (*openat_fn)(int, const char*, int, ...);
+typedef int (*mkstemp_fn)(char*);
+
+#define OPEN_LIKE(name)                                                   \
+  int name(const char* path, int flags, ...) {                           \
+    REAL(#name, open_fn);                                                 \
+    mode_t mode = 0;                                                      \
+    if (flags & (O_CREAT | O_TMPFILE)) {                                  \
+      va_list args;                                                       \
+      va_start(args, flags);                                              \
+      mode = (mode_t)va_arg(args, int);                                   \
+      va_end(args);                                                       \
+    }                                                                     \
+    if (readonly_here(path, flags)) {                                     \
+      record(path);                                                       \
+      errno = EROFS;                                                      \
+      return -1;                                                          \
+    }                                                                     \
+    return real(swapped(path), flags, mode);                             \
+  }
+OPEN_LIKE(open)
+OPEN_LIKE(open64)
+
+#define OPENAT_LIKE(name)                                                 \
+  int name(int folder, const char* path, int flags, ...) {               \
+    REAL(#name, openat_fn);                                               \
+    mode_t mode = 0;                                                      \
+    if (flags & (O_CREAT | O_TMPFILE)) {                                  \
+      va_list args;                                                       \
+      va_start(args, flags);                                              \
+      mode = (mode_t)va_arg(args, int);                                   \
+      va_end(args);                                                       \
+    }                                                                     \
+    if (folder == AT_FDCWD && readonly_here(path, flags)) {               \
+      record(path);                                                       \
+      errno = EROFS;                                                      \
+      return -1;                                                          \
+    }                                                                     \
+    return real(folder, folder == AT_FDCWD ? swapped(path) : path, flags, mode); \
+  }
+OPENAT_LIKE(openat)
+OPENAT_LIKE(openat64)
+
+#define MKSTEMP_LIKE(name)                                                \
+  int name(char* template_path) {                                         \
+    REAL(#name, mkstemp_fn);                                              \
+    if (readonly_here(template_path, O_CREAT)) {                          \
+      record(template_path);                                              \
+      errno = EROFS;                                                      \
+      return -1;                                                          \
+    }                                                                     \
+    return real(template_path);                                           \
+  }
+MKSTEMP_LIKE(mkstemp)
+MKSTEMP_LIKE(mkstemp64)
+
+// ---- Issue 18: a signal in MPI_Init ----
+
+static void signal_in_mpi_init(void) {
+  const char* name = getenv("ZONEODE_FAULT_SIGNAL_IN_MPI_INIT");
+  if (name == NULL || *name == '\0' || !fault_rank_here()) return;
+  raise(strcmp(name, "TERM") == 0 ? SIGTERM : strcmp(name, "INT") == 0 ? SIGINT : SIGUSR1);
+}
+
+typedef int (*mpi_init_fn)(int*, char***);
+typedef int (*mpi_init_thread_fn)(int*, char***, int, int*);
+
+int MPI_Init(int* argc, char*** argv) {
+  REAL("MPI_Init", mpi_init_fn);
+  signal_in_mpi_init();
+  return real(argc, argv);
+}
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  REAL("MPI_Init_thread", mpi_init_thread_fn);
+  signal_in_mpi_init();
+  return real(argc, argv, required, provided);
 }

@@ -2,7 +2,9 @@
 // StateFile). Structure-aware: the bytes choose how a small HDF5 file is built through the HDF5
 // API (which datasets, their shapes, element types and layout, chunked and never written or
 // written; the step/time/network_hash attributes with any class and element count; species names
-// fixed or variable length, ASCII or UTF-8), and the file is then read as zoneode does. Bytes fed
+// fixed or variable length, ASCII or UTF-8; format_version right, wrong or absent; a zone
+// dataset replaced by a group, a soft link in a loop or to nothing, an external link to a missing
+// file, a virtual dataset with a missing or present source), and the file is then read as zoneode does. Bytes fed
 // to HDF5's own parser would fuzz libhdf5 (not ours, and not instrumented); this fuzzes what we
 // read from what HDF5 accepts. A refusal is an InputError; anything else is a finding.
 #include <hdf5.h>
@@ -76,6 +78,34 @@ void add_dataset(hid_t file, const char* name, int rank, Bytes& in) {
   H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
 }
 
+// A zone dataset, or something else under its name (issue 18: each was "cannot open" or read as
+// zeros).
+void add_zone_object(hid_t file, const char* name, int rank, Bytes& in) {
+  const std::uint8_t kind = in.next();
+  const std::string path = std::string("/") + name;
+  if (kind < 200) {
+    add_dataset(file, name, rank, in);
+  } else if (kind < 210) {
+    zoneode::Hdf5Handle(H5Gcreate2(file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  } else if (kind < 220) {  // a loop of one or two links
+    const std::string other = path + "_loop";
+    H5Lcreate_soft((kind & 1) ? other.c_str() : path.c_str(), file, name, H5P_DEFAULT, H5P_DEFAULT);
+    if (kind & 1) H5Lcreate_soft(path.c_str(), file, other.c_str() + 1, H5P_DEFAULT, H5P_DEFAULT);
+  } else if (kind < 230) {
+    H5Lcreate_soft("/nowhere", file, name, H5P_DEFAULT, H5P_DEFAULT);
+  } else if (kind < 240) {
+    H5Lcreate_external("/tmp/zoneode_fuzz_no_such_file.h5", "/abundances", file, name, H5P_DEFAULT, H5P_DEFAULT);
+  } else {  // virtual: from a dataset of this file ("."), present or not, or from a missing file
+    const std::string source = path + "_source";
+    if (kind & 1) add_dataset(file, source.c_str() + 1, rank, in);
+    hsize_t dims[2] = {1 + in.next() % 8u, rank == 2 ? 1 + in.next() % 8u : 1};
+    const zoneode::Hdf5Handle space(H5Screate_simple(rank, dims, nullptr), H5Sclose);
+    const zoneode::Hdf5Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    H5Pset_virtual(properties, space, (kind & 2) ? "/tmp/zoneode_fuzz_no_such_file.h5" : ".", source.c_str(), space);
+    zoneode::Hdf5Handle(H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, properties, H5P_DEFAULT), H5Dclose);
+  }
+}
+
 void add_attribute(hid_t file, const char* name, Bytes& in) {
   const std::uint8_t options = in.next();
   if (options & 1) return;  // absent
@@ -145,9 +175,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const zoneode::Hdf5Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     if (!file.valid()) return 0;
     namespace layout = zoneode::state_layout;
-    if (!(in.next() & 1)) add_dataset(file, layout::abundances.name, 2, in);
-    if (!(in.next() & 1)) add_dataset(file, layout::temperature.name, 1, in);
-    if (!(in.next() & 1)) add_dataset(file, layout::density.name, 1, in);
+    if (!(in.next() & 1)) add_zone_object(file, layout::abundances.name, 2, in);
+    if (!(in.next() & 1)) add_zone_object(file, layout::temperature.name, 1, in);
+    if (!(in.next() & 1)) add_zone_object(file, layout::density.name, 1, in);
+    // format_version: mostly one this build reads (else every file is refused at once).
+    const std::uint8_t version = in.next();
+    if (version % 8 == 1) {
+      add_attribute(file, layout::version.name, in);
+    } else if (version % 8 != 0) {
+      const std::int32_t value = version % 8 == 2 ? 99 : 1 + version % 3;
+      const zoneode::Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+      const zoneode::Hdf5Handle attribute(H5Acreate2(file, layout::version.name, H5T_NATIVE_INT32, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+      H5Awrite(attribute, H5T_NATIVE_INT32, &value);
+    }
     add_species_names(file, in);
     add_attribute(file, layout::outer_step.name, in);
     add_attribute(file, layout::time.name, in);

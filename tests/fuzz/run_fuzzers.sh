@@ -25,7 +25,8 @@ for harness in deck reaclib network_file state_file; do
   corpus="$work/corpus-$harness"
   artifacts="$work/artifacts-$harness/"
   mkdir -p "$corpus" "$artifacts"
-  find "${seeds[$harness]}" "$source_dir/tests/fuzz/regressions/$harness" -maxdepth 1 -type f \
+  # Also tests/fuzz/seeds/<harness> where it exists (REACLIB: seeds that begin with the keep-list byte).
+  find "${seeds[$harness]}" "$source_dir/tests/fuzz/seeds/$harness" "$source_dir/tests/fuzz/regressions/$harness" -maxdepth 1 -type f \
     -exec cp {} "$corpus/" \; 2>/dev/null
   # One process, so that the executions and coverage below are this harness's; -timeout: a hang.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

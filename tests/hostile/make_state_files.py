@@ -92,3 +92,59 @@ def stored_externally(name, zones):
 
 
 stored_externally("zones_2e33_stored", 2**33)
+
+
+# ---- Issue 18: files that were read silently or with an unclear message ----
+def replace_dataset(name, dataset, make):
+    """BASE with /dataset replaced by whatever make(f, values) creates."""
+    with copy(name) as f:
+        values = f[dataset][...]
+        del f[dataset]
+        make(f, values)
+
+
+replace_attribute("version_99", "format_version", np.int32(99))
+with copy("no_version") as f:
+    del f.attrs["format_version"]
+with copy("no_outer_step") as f:
+    del f.attrs["outer_step"]
+# Zone 0's abundances in mol/cm^3 (Y rho, rho 1e6): sum A*Y = 1e6.
+with copy("mass_sum_1e6") as f:
+    f["abundances"][0, :] = f["abundances"][0, :] * 1.0e6
+with copy("mass_sum_1p5") as f:
+    f["abundances"][0, :] = f["abundances"][0, :] * 1.5
+replace_dataset("abundances_int64", "abundances", lambda f, v: f.create_dataset("abundances", data=v.astype(np.int64)))
+replace_dataset("abundances_float32", "abundances", lambda f, v: f.create_dataset("abundances", data=v.astype(np.float32)))
+replace_dataset("abundances_group", "abundances", lambda f, v: f.create_group("abundances"))
+
+
+def soft_loop(f, values):
+    f["abundances"] = h5py.SoftLink("/loop")
+    f["loop"] = h5py.SoftLink("/abundances")
+
+
+replace_dataset("abundances_soft_loop", "abundances", soft_loop)
+replace_dataset("abundances_external_missing", "abundances",
+                lambda f, v: f.__setitem__("abundances", h5py.ExternalLink("no_such_file.h5", "/abundances")))
+
+
+def virtual_missing(f, values):
+    layout = h5py.VirtualLayout(shape=values.shape, dtype=values.dtype)
+    layout[...] = h5py.VirtualSource("no_such_source.h5", "abundances", shape=values.shape)
+    f.create_virtual_dataset("abundances", layout)
+
+
+replace_dataset("abundances_virtual_missing", "abundances", virtual_missing)
+
+
+def virtual_present(f, values):
+    """A virtual dataset whose source exists: read as any other."""
+    source = f"{folder}/virtual_source.h5"
+    with h5py.File(source, "w") as s:
+        s.create_dataset("abundances", data=values)
+    layout = h5py.VirtualLayout(shape=values.shape, dtype=values.dtype)
+    layout[...] = h5py.VirtualSource("virtual_source.h5", "abundances", shape=values.shape)
+    f.create_virtual_dataset("abundances", layout)
+
+
+replace_dataset("abundances_virtual_present", "abundances", virtual_present)

@@ -37,6 +37,10 @@ class StateFiles : public testing::FolderTest {
     time_reached_.resize(zones);
     for (std::int64_t z = 0; z < zones; ++z) {
       for (int i = 0; i < S; ++i) abundances_[z * S + i] = std::ldexp(1.0 + 0.1234567 * z + i / 7.0, -7 - 3 * i);
+      // Scaled to sum A*Y = 1 (A = 100 for every member): zones read from a file are checked for it.
+      double mass_sum = 0.0;
+      for (int i = 0; i < S; ++i) mass_sum += network.species[i].A * abundances_[z * S + i];
+      for (int i = 0; i < S; ++i) abundances_[z * S + i] /= mass_sum;
       temperature_[z] = 1.0 + z / 3.0;
       density_[z] = 1e5 * (z + 1);
       energy_[z] = -1e10 * z;

@@ -1,0 +1,337 @@
+// The checks before any work (cli/preflight.hpp): the ranks agree on their inputs, and every output
+// path follows one rule. Parts that need no MPI (the digest, the deck comparison, path identity)
+// are in preflight_parts.cpp.
+#include "cli/preflight.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "cli/report.hpp"
+#include "common/errors.hpp"
+#include "common/file_kind.hpp"
+#include "common/fnv1a.hpp"
+#include "io/hdf5_state.hpp"
+#include "io/state_layout.hpp"
+
+namespace zoneode {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each rank's own error ("" for none): the lowest rank with one prints it, every rank throws. So a
+// failure on one rank never leaves the others waiting in a later collective call.
+void agree_no_error(const MpiContext& mpi, const std::string& error) {
+  const int reporter = mpi.first_rank_with(!error.empty());
+  if (reporter < 0) return;
+  if (reporter == mpi.rank())
+    std::cerr << "zoneode: " << (mpi.size() > 1 && reporter > 0 ? "rank " + std::to_string(reporter) + ": " : "")
+              << error << "\n";
+  throw ReportedError(exit_input_error);
+}
+
+template <typename Work>
+std::string error_of(Work&& work) {
+  try {
+    work();
+  } catch (const ReportedError&) {
+    throw;
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return {};
+}
+
+// Rank 0 decides (`decide` on rank 0 returns the message, "" when all is well); every rank throws
+// when it is not empty, rank 0 printing it.
+void refuse_if(const MpiContext& mpi, const std::string& message_on_root) {
+  const std::string message = mpi.broadcast(mpi.root() ? message_on_root : std::string(), 0);
+  if (message.empty()) return;
+  if (mpi.root()) std::cerr << "zoneode: " << message << "\n";
+  throw ReportedError(exit_input_error);
+}
+
+// Every rank's view of something it reads: `key` what must agree, `view` how it is named (the key
+// and, say, the path, which may differ: copies on node-local disks). Where keys differ, the ranks
+// are grouped by key and rank 0 names them: "the ranks see different WHAT: rank 0: V0; ranks 1-3:
+// V1: ADVICE", then every rank throws.
+void agree_views(const MpiContext& mpi, const std::string& what, const std::string& key, const std::string& view,
+                 const std::string& advice) {
+  const std::vector<std::string> keys = mpi.gather(key), views = mpi.gather(view);
+  std::string message;
+  struct Group {
+    const std::string* key;
+    const std::string* view;
+    std::vector<int> ranks;
+  };
+  std::vector<Group> groups;
+  for (int rank = 0; rank < static_cast<int>(keys.size()); ++rank) {
+    auto group = groups.begin();
+    while (group != groups.end() && *group->key != keys[rank]) ++group;
+    if (group == groups.end()) groups.push_back({&keys[rank], &views[rank], {rank}});
+    else group->ranks.push_back(rank);
+  }
+  if (groups.size() > 1) {
+    constexpr std::size_t most_named = 3;
+    message = "the ranks see different " + what + ": ";
+    for (std::size_t g = 0; g < groups.size() && g < most_named; ++g)
+      message += std::string(g > 0 ? "; " : "") + (groups[g].ranks.size() > 1 ? "ranks " : "rank ") +
+                 rank_list(groups[g].ranks) + ": " + *groups[g].view;
+    if (groups.size() > most_named) message += "; and " + std::to_string(groups.size() - most_named) + " more";
+    message += ": " + advice;
+  }
+  refuse_if(mpi, message);
+}
+
+// A path in full (a path is at most PATH_MAX long, and the user needs all of it).
+std::string quoted(const std::string& path) {
+  std::string text = path;  // appended, not "'" + std::string&&: a GCC 12 -Wrestrict false positive
+  text.insert(text.begin(), '\'');
+  text += '\'';
+  return text;
+}
+
+std::string folder_of(const std::string& file) {
+  const fs::path folder = fs::path(file).parent_path();
+  return folder.empty() ? "." : folder.string();
+}
+
+// Creates `folder` where missing; InputError with the system's reason otherwise.
+void create_folder(const std::string& folder) {
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error) throw InputError("cannot create the output folder '" + folder + "': " + error.message());
+}
+
+// Makes and removes a file in `folder` (access() is not enough: root ignores permission bits, not a
+// read-only file system). "" when that works, else the system's reason.
+std::string probe_folder(const std::string& folder) {
+  std::string probe = (fs::path(folder) / ".zoneode-write-probe-XXXXXX").string();
+  const int descriptor = mkstemp(probe.data());
+  if (descriptor < 0) return std::strerror(errno);
+  close(descriptor);
+  if (unlink(probe.c_str()) != 0) return std::string("cannot remove its probe file: ") + std::strerror(errno);
+  return {};
+}
+
+// The folder `folder` of `of` must be writable from every rank in `writers` (all ranks, or rank 0).
+void agree_folder_writable(const MpiContext& mpi, const std::string& folder, const std::string& of, bool every_rank) {
+  const std::string reason = every_rank || mpi.root() ? probe_folder(folder) : std::string();
+  const std::vector<std::string> reasons = mpi.gather(reason);
+  std::string message;
+  std::vector<int> failed, fine;
+  for (int rank = 0; rank < static_cast<int>(reasons.size()); ++rank)
+    (reasons[rank].empty() ? fine : failed).push_back(rank);
+  if (!failed.empty()) {
+    const std::string what = "cannot write in the output folder " + quoted(folder) + " of " + of;
+    if (!every_rank || mpi.size() == 1 || fine.empty()) {
+      message = what + ": " + reasons[failed.front()];
+    } else {
+      // One rank alone seeing it read-only stalled the others at the first write.
+      message = what + " from " + (failed.size() > 1 ? "ranks " : "rank ") + rank_list(failed) + ": " +
+                reasons[failed.front()] + "; " + (fine.size() > 1 ? "ranks " : "rank ") + rank_list(fine) +
+                " can: every rank writes its zones there, so every rank must see it writable (a node-local "
+                "or read-only mount?)";
+    }
+  }
+  refuse_if(mpi, message);
+}
+
+// ---- The output path rule ----
+
+struct OutputPath {
+  std::string path;
+  std::string what;  // "summary 'S'", "the state file 'P_step000003.h5' of outer step 3"
+  enum Kind { state_file, checkpoint, summary, network_export } kind;
+};
+
+struct InputPath {
+  std::string path;
+  std::string what;
+  bool restart = false;  // the --restart file
+};
+
+std::vector<InputPath> inputs_of(const CliOptions& options, const Deck& deck) {
+  std::vector<InputPath> inputs{{options.deck, "the deck"}};
+  if (!deck.network.file.empty()) inputs.push_back({deck.network.file, "network.file"});
+  if (!deck.network.nuclides_file.empty()) inputs.push_back({deck.network.nuclides_file, "network.nuclides_file"});
+  if (!deck.physics.partition_table.empty()) inputs.push_back({deck.physics.partition_table, "physics.partition_table"});
+  if (!deck.zones.from_file.empty()) inputs.push_back({deck.zones.from_file, "zones.from_file"});
+  if (!options.restart.empty()) inputs.push_back({options.restart, "--restart", true});
+  return inputs;
+}
+
+// Whether an existing output may be replaced without --force: only a file of its own kind, which
+// is rewritten by design (a resubmitted job's checkpoint, a campaign's summary).
+bool replaceable_without_force(const OutputPath& output) {
+  if (output.kind == OutputPath::checkpoint) return is_zoneode_checkpoint(output.path);
+  if (output.kind == OutputPath::summary) return is_zoneode_summary(output.path);
+  return false;
+}
+
+// The one rule for every output path: never an input of the run, never another of its outputs; an
+// existing file only with --force (or a file of its own kind, above); never a directory or another
+// kind of file, --force or not. Names the output, the path and the reason.
+void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force) {
+  std::vector<std::vector<std::string>> input_identities;
+  for (const InputPath& input : inputs) input_identities.push_back(input_identities_of(input.path));
+  // Up to a million state files share one folder: it is resolved once.
+  std::map<std::string, std::string> folders;
+  std::vector<std::string> identities;
+  for (const OutputPath& output : outputs) {
+    const fs::path absolute = fs::absolute(output.path);
+    auto folder = folders.find(absolute.parent_path().string());
+    if (folder == folders.end())
+      folder = folders.emplace(absolute.parent_path().string(), resolved_folder(absolute.parent_path().string())).first;
+    identities.push_back((fs::path(folder->second) / absolute.filename()).string());
+  }
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const OutputPath& output = outputs[k];
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      bool same = false;
+      for (const std::string& id : input_identities[i]) same = same || id == identities[k];
+      // A checkpoint replaces the one a resubmitted run restarted from: read in full before.
+      if (!same || (output.kind == OutputPath::checkpoint && inputs[i].restart)) continue;
+      throw InputError(output.what + " would replace " + inputs[i].what + " " + quoted(inputs[i].path) +
+                       ", an input of this run: choose another path");
+    }
+    // The state files differ by name; the checkpoint and the summary are compared with all.
+    if (output.kind == OutputPath::state_file) continue;
+    for (std::size_t j = 0; j < outputs.size(); ++j) {
+      if (j != k && identities[j] == identities[k])
+        throw InputError(output.what + " would replace " + outputs[j].what +
+                         ", another output of this run: choose another path");
+    }
+  }
+  for (const OutputPath& output : outputs) {
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(output.path, error);
+    if (!fs::exists(status)) continue;
+    if (fs::is_directory(status))
+      throw InputError(output.what + " is a directory: choose another path (--force never replaces a directory)");
+    if (!fs::is_regular_file(status) && !fs::is_symlink(status))
+      throw InputError(output.what + " is " + file_kind_name(status.type()) +
+                       ": choose another path (--force never replaces one)");
+    if (force || replaceable_without_force(output)) continue;
+    const std::string kind = output.kind == OutputPath::checkpoint ? " and is no zoneode checkpoint"
+                           : output.kind == OutputPath::summary    ? " and is no zoneode summary"
+                                                                   : "";
+    throw InputError(quoted(output.path) + " exists" + kind + "; use --force to overwrite it");
+  }
+}
+
+}  // namespace
+
+void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, const std::string& network_hash,
+                                  const MpiContext& mpi) {
+  Fnv1a deck_hash;
+  deck_hash.bytes(deck.resolved_yaml.data(), deck.resolved_yaml.size());
+  const std::string deck_key = "resolved deck " + hex64(deck_hash.value);
+  agree_views(mpi, "decks", deck_key, "deck " + quoted(options.deck) + " (" + deck_key + ")",
+              "start every rank with the same deck, options and files");
+  agree_views(mpi, "networks", network_hash,
+              (deck.network.file.empty() ? "" : quoted(deck.network.file) + ", ") + "network hash " + network_hash,
+              "every rank must read the same network files");
+
+  const bool restart = !options.restart.empty();
+  const std::string file = restart ? options.restart : deck.zones.from_file;
+  if (file.empty()) return;
+  const std::string what = restart ? "--restart" : deck.zones.from_file_where + ": zones.from_file";
+  // Each rank reads its own zones of the file: every rank must see the same file (the restart
+  // file's outer step too: ranks at different steps waited on each other in the first write).
+  FileDigest digest;
+  agree_no_error(mpi, error_of([&] { digest = file_digest(file, what); }));
+  StateFileInfo info;
+  const std::string info_error = restart ? error_of([&] { info = read_state_info(file); }) : std::string();
+  const std::string file_key =
+      (restart ? info_error.empty() ? "outer_step " + std::to_string(info.outer_step) + ", " : "unreadable, " : "") +
+      std::to_string(digest.size) + " bytes, content " + hex64(digest.hash);
+  agree_views(mpi, restart ? "restart files" : "zones.from_file files", file_key, quoted(file) + ": " + file_key,
+              "every rank must read the same file (copies on node-local disks must be identical)");
+  if (!restart) return;
+  agree_no_error(mpi, info_error);
+  if (!info.has_outer_step)
+    refuse_if(mpi, "--restart: " + quoted(file) + " has no attribute " + state_layout::outer_step.name +
+                       ": expected a state file written by zoneode (zones from a snapshot: zones.from_file)");
+  // The network is compared by its hash when the run is planned; the deck only for this network.
+  if (info.network_hash != network_hash) return;
+  std::string message;
+  if (mpi.root()) {
+    std::vector<std::string> changed;
+    const std::string error = error_of([&] { changed = changed_results_keys(info.deck, deck.resolved_yaml); });
+    std::string listed;
+    for (std::size_t k = 0; k < changed.size() && k < 4; ++k) listed += (k ? "; " : "") + changed[k];
+    if (changed.size() > 4) listed += "; and " + std::to_string(changed.size() - 4) + " more";
+    if (!error.empty()) {
+      message = "--restart: " + quoted(file) + ": its deck (attribute deck) cannot be compared with this one: " + error;
+    } else if (!changed.empty()) {
+      message = "--restart: " + quoted(file) +
+                " was written by a deck with other values of keys that change results: " + listed +
+                "; continue with the deck that wrote it";
+    }
+    if (!message.empty() && options.restart_allow_changed) {
+      std::cerr << "zoneode: warning: " << message
+                << " (--restart-allow-changed: continuing; the files will differ from an uninterrupted run's)\n";
+      message.clear();
+    } else if (!message.empty()) {
+      message += ", or give --restart-allow-changed";
+    }
+  }
+  refuse_if(mpi, message);
+}
+
+void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, std::int64_t first_step,
+                                   std::int64_t last_step, const MpiContext& mpi) {
+  std::string error;
+  if (mpi.root()) {
+    error = error_of([&] {
+      std::vector<OutputPath> outputs;
+      for (std::int64_t step = options.restart.empty() ? 0 : first_step; step <= last_step; ++step) {
+        if (!deck.output.writes(step, last_step)) continue;
+        outputs.push_back({deck.output.file(step),
+                           "the state file " + quoted(deck.output.file(step)) + " of outer step " + std::to_string(step),
+                           OutputPath::state_file});
+      }
+      if (!deck.output.prefix.empty())
+        outputs.push_back({deck.output.checkpoint_file(), "the checkpoint " + quoted(deck.output.checkpoint_file()),
+                           OutputPath::checkpoint});
+      if (!deck.run.summary.empty())
+        outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary});
+      check_output_paths(outputs, inputs_of(options, deck), options.force);
+      if (!deck.output.prefix.empty()) create_folder(folder_of(deck.output.file(0)));
+      if (!deck.run.summary.empty()) create_folder(folder_of(deck.run.summary));
+    });
+  }
+  agree_no_error(mpi, error);
+  // Every rank writes its zones into the state files; rank 0 alone the summary.
+  if (!deck.output.prefix.empty())
+    agree_folder_writable(mpi, folder_of(deck.output.file(0)), "output.prefix " + quoted(deck.output.prefix), true);
+  if (!deck.run.summary.empty())
+    agree_folder_writable(mpi, folder_of(deck.run.summary), "summary " + quoted(deck.run.summary), false);
+}
+
+void check_network_export_path(const CliOptions& options, const Deck& deck) {
+  check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export}},
+                     inputs_of(options, deck), options.force);
+}
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string text;
+  for (std::size_t k = 0; k < ranks.size();) {
+    std::size_t last = k;
+    while (last + 1 < ranks.size() && ranks[last + 1] == ranks[last] + 1) ++last;
+    text += (text.empty() ? "" : ", ") + std::to_string(ranks[k]) +
+            (last > k ? (last == k + 1 ? ", " : "-") + std::to_string(ranks[last]) : "");
+    k = last + 1;
+  }
+  return text;
+}
+
+}  // namespace zoneode

@@ -1,0 +1,78 @@
+// The checks a run makes before any work (README.md, "Before any work"): on what each rank reads
+// and where the run will write. Every failure is bad input: exit 2, one message naming the file,
+// key or option and, where ranks disagree, the ranks and what differs; nothing is written first.
+//
+// Both calls are collective. A rank's own failure (a file it cannot read) is agreed on before any
+// rank goes on, so no rank is left waiting in a later collective call (the stalls of issue 18).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "deck/deck.hpp"
+#include "decomposition/mpi_context.hpp"
+
+namespace zoneode {
+
+// Once the deck and network are read: every rank read the same deck (resolved) and network; the
+// zone file (--restart, else zones.from_file) is a regular file on every rank, and every rank sees
+// the same one (its size and content; a restart file's outer step); a restart file holds an
+// outer step, and its stored deck matches this one in every key that changes results
+// (results_relevant_keys) unless options.restart_allow_changed.
+void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, const std::string& network_hash,
+                                  const MpiContext& mpi);
+
+// Once the outer steps are known (first_step: the first this run integrates): every output path
+// follows one rule (check_output_paths); the output folders exist (made where missing) and every
+// rank that writes in one can (state files: every rank; the summary: rank 0).
+void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, std::int64_t first_step,
+                                   std::int64_t last_step, const MpiContext& mpi);
+
+// `zoneode network export`: its --output follows the same rule as a run's outputs.
+void check_network_export_path(const CliOptions& options, const Deck& deck);
+
+// ---- The parts, for the tests ----
+
+// The keys of a resolved deck that change a run's results once its zones are given: every key of
+// `integrator` and `physics`, and steps.temperature_factor and steps.density_factor. A restart
+// continues the run of its file only where these are the same (zones.*, output.*, run.*,
+// validation.* and steps.count may differ; the network is compared by its hash).
+bool results_relevant_key(const std::string& dotted_key);
+
+// The results-relevant keys whose values differ between two resolved decks (YAML text), as
+// "key: A (file) vs B (this run)" items. Keys absent from `stored` (a deck of an older zoneode)
+// are not compared. Throws InputError when `stored` is no deck (not YAML, or no integrator).
+std::vector<std::string> changed_results_keys(const std::string& stored, const std::string& current);
+
+// Digest of a file's content: its size and a 64-bit hash of its bytes (every byte up to 64 MiB;
+// larger files: the first and last 16 MiB and 512 windows of 64 KiB spread over the rest, 64 MiB
+// in all: every rank reads it).
+// Throws InputError naming `what` and the file when it is no regular file or cannot be read.
+struct FileDigest {
+  std::uint64_t size = 0;
+  std::uint64_t hash = 0;
+};
+FileDigest file_digest(const std::string& path, const std::string& what);
+
+// The kind of file at `path` when it is not a regular one ("a directory", "a FIFO", ...), "" for
+// a regular file (symbolic links followed); "no such file" when nothing is there.
+std::string non_regular_kind(const std::string& path);
+
+// Path identity, as a rename sees it: an output replaces the directory entry it names (its folder
+// resolved, its own name not followed); an input is lost when that entry is the input's own or
+// the file it resolves to (both returned).
+std::string output_identity(const std::string& path);
+std::string resolved_folder(const std::string& folder);  // absolute, symbolic links resolved
+std::vector<std::string> input_identities_of(const std::string& path);
+
+// Files an output may replace without --force, being of its own kind: a checkpoint (HDF5,
+// attribute checkpoint = 1) and a zoneode JSON summary.
+bool is_zoneode_checkpoint(const std::string& path);
+bool is_zoneode_summary(const std::string& path);
+
+// Ranks as a short list: "1", "1, 3", "1-3, 5".
+std::string rank_list(const std::vector<int>& ranks);
+
+}  // namespace zoneode

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Issue 18, one rank: input files checked as strictly as decks, output paths that would lose a file,
+# inputs that are no regular file, a restart file of another deck, and the messages of the deck
+# reader and command line. Every hostile case must be refused with exit 2 and one short message
+# naming the file (line, dataset) or option and what is wrong, within a time limit, before any
+# work: nothing written, every file it names left as it was. (The multi-rank cases:
+# tests/fault/ranks_disagree.sh.)
+# Usage: files_and_outputs.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR [PYTHON]
+# With ZONEODE_OUTCOMES=FILE each case appends "i18_CLASS_CASE EXIT_STATUS pass|fail" to FILE
+# (tests/fault/outcomes.sh counts them), for any binary, an old one included.
+set -uo pipefail
+zoneode=$1
+compare=$2
+source_dir=$3
+python=${4:-/usr/bin/python3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+passes=0
+limit_s=30  # per command: a hang (timeout: SIGTERM, then SIGKILL 5 s later) is a failure
+
+outcome() { [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$1 $2 $3" >>"$ZONEODE_OUTCOMES"; [ "$3" = pass ]; }
+check() {  # check NAME COMMAND...
+  local name=$1; shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+# refused CASE PATTERN ARGS...: zoneode exits 2 within the limit, its output matches PATTERN
+# (grep -E), no line is over 400 characters, and it never started the integration.
+refused() {
+  local name=$1 pattern=$2; shift 2
+  timeout -k 5 "$limit_s" "$zoneode" "$@" >"$name.log" 2>&1
+  local status=$?
+  [ "$status" -eq 137 ] && status=124  # past the limit and deaf to SIGTERM: killed
+  if [ "$status" -ne 2 ]; then
+    echo "  zoneode $(printf '%.200s' "$*") exited $status, expected 2"; tail -c 600 "$name.log"; echo
+    outcome "$name" "$status" fail; return 1
+  fi
+  grep -qE -- "$pattern" "$name.log" || { echo "  message does not match '$pattern':"; tail -c 600 "$name.log"; echo
+                                          outcome "$name" "$status" fail; return 1; }
+  local longest; longest=$(awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$name.log")
+  [ "$longest" -le 400 ] || { echo "  a message line of $longest characters"; outcome "$name" "$status" fail; return 1; }
+  ! grep -qE "^zones [0-9]+ on|result hash" "$name.log" || { echo "  it integrated"; outcome "$name" "$status" fail; return 1; }
+  outcome "$name" "$status" pass
+}
+# runs CASE ARGS...: zoneode exits 0 within the limit (an input that must still be read).
+runs() {
+  local name=$1; shift
+  timeout -k 5 "$limit_s" "$zoneode" "$@" >"$name.log" 2>&1
+  local status=$?
+  [ "$status" -eq 137 ] && status=124  # past the limit and deaf to SIGTERM: killed
+  [ "$status" -eq 0 ] || { echo "  exited $status, expected 0"; tail -5 "$name.log"; outcome "$name" "$status" fail; return 1; }
+  outcome "$name" "$status" pass
+}
+unchanged() { cmp -s "$1" "$2" || { echo "  $2 changed"; return 1; }; }
+
+deck="$source_dir/inputs/quick.yaml"
+small=(--quiet --set zones.count=8 --set integrator.end_time=1e-4)
+
+# ---- The command line and the deck reader: what they said was unclear ----
+check "-t 2: an unknown short option" refused i18_unclear_short_option "unknown option '-t': options are long ones \(did you mean --threads\?\)" \
+  "$deck" -t 2
+check "1e400: beyond a double" refused i18_unclear_1e400 \
+  "integrator\.end_time: expected a number > 0, got '1e400' \(beyond the largest double" "$deck" "${small[@]}" --set integrator.end_time=1e400
+"$python" -c "print('zones: ' + '[' * 100000 + ']' * 100000)" >deep_list.yaml
+check "100,000-deep list" refused i18_unclear_deep_list "deep_list\.yaml:1:[0-9]+: lists or maps nested more than 100 levels deep" deep_list.yaml --quiet
+"$python" -c "print('zones: ' + '{a: ' * 100000 + '1' + '}' * 100000)" >deep_map.yaml
+check "100,000-deep map" refused i18_unclear_deep_map "deep_map\.yaml:1:[0-9]+: lists or maps nested more than 100 levels deep" deep_map.yaml --quiet
+"$python" -c "print('k' * 1000000 + ': 1')" >big_key.yaml
+check "1 MB key" refused i18_unclear_big_key "big_key\.yaml:1:1: a key of 1000000 characters; YAML reads keys of at most 1024" big_key.yaml --quiet
+# A 10 MB flow-style deck: 2 million values built as nodes took 2 GB and 12-28 s to refuse. Now
+# counted as they stream by and refused at 200,000: in under 1 GB of address space and 10 s, where
+# the binary can run under such a limit (not with AddressSanitizer: there, within the 30 s limit).
+"$python" -c "print('network: {source: decay_chain, rates: [' + ', '.join(['1.0'] * 2000000) + ']}')" >flow.yaml
+if (ulimit -v 1000000 && "$zoneode" --version >/dev/null 2>&1) 2>/dev/null; then
+  refused_in_1gb() { (ulimit -v 1000000 && refused "$@"); }
+  start=$SECONDS
+  check "10 MB flow-style deck, under 1 GB" refused_in_1gb i18_also_flow_deck "flow\.yaml:1:[0-9]+: more than 200000 values" flow.yaml --quiet
+  check "10 MB flow-style deck refused in under 10 s" test $((SECONDS - start)) -lt 10
+else
+  check "10 MB flow-style deck" refused i18_also_flow_deck "flow\.yaml:1:[0-9]+: more than 200000 values" flow.yaml --quiet
+fi
+
+# ---- Network files and REACLIB libraries ----
+network_file="$source_dir/tests/fuzz/seeds/network_file/quick.network"  # the quick deck's network
+network_deck() {  # network_deck FILE NETWORK: quick.yaml with another network section
+  { echo "network: $2"; sed -n '/^zones:/,$p' "$deck"; } >"$1"
+}
+# Its line 27: "reaction li7 he4 -> b11 Q 8.66... ec 0 sets 1" and its set on line 28.
+{ sed -n '1,28p' "$network_file" | sed '21s/^reactions 47$/reactions 48/'; sed -n '27,$p' "$network_file"; } >repeated.network
+network_deck repeated.yaml "{source: file, file: repeated.network}"
+check "a reaction repeated" refused i18_silent_repeated_reaction \
+  "repeated\.network:29: reaction li7 \+ he4 -> b11 .*repeats reaction 3 \(.*repeated\.network:27\)" repeated.yaml --quiet
+sed '27s/ Q [^ ]* / Q 1e308 /' "$network_file" >q_huge.network
+network_deck q_huge.yaml "{source: file, file: q_huge.network}"
+check "Q = 1e308" refused i18_silent_q_1e308 "q_huge\.network:27: reaction li7 \+ he4 -> b11 .*: Q = 1e\+308 MeV, expected \|Q\| <= 110 MeV" q_huge.yaml --quiet
+sed '27s/-> b11 /-> c12 /' "$network_file" >baryons.network
+network_deck baryons.yaml "{source: file, file: baryons.network}"
+check "baryon number not conserved" refused i18_exit_baryon_number \
+  "baryons\.network:27: reaction li7 \+ he4 -> c12 .*: baryon number \(sum of A\) 11 in, 12 out" baryons.yaml --quiet
+sed '27s/-> b11 /-> c11 /' "$network_file" >charge.network
+network_deck charge.yaml "{source: file, file: charge.network}"
+check "charge not conserved (not weak)" refused i18_silent_charge \
+  "charge\.network:27: reaction li7 \+ he4 -> c11 .*: charge \(sum of Z\) 5 in, 6 out, expected the same" charge.yaml --quiet
+# REACLIB: an empty library (0 reactions ran), and a set given twice (summed: twice the rate).
+small_network_deck() {  # small_network_deck FILE NETWORK: be7 -> li7 zones
+  printf 'network: %s\nzones: {count: 4, temperature: {profile: constant, value: 1.0}, density: {profile: constant, value: 1.0e6}, composition: {be7: 1.0}}\nintegrator: {end_time: 1.0e-6}\n' "$2" >"$1"
+}
+: >empty.reaclib
+small_network_deck empty.yaml "{source: reaclib, file: empty.reaclib, nuclides: [be7, li7]}"
+check "empty REACLIB library" refused i18_silent_empty_reaclib "empty\.reaclib: no reactions: the library holds no sets" empty.yaml --quiet
+be7_set='1
+       be7  li7                              ecw     8.63000e-01          
+-2.383280e+01 0.000000e+00 0.000000e+00 3.020330e+00                      
+-7.421320e-02-7.923860e-03-6.501130e-01                                   '
+printf '%s\n%s\n' "$be7_set" "$be7_set" >twice.reaclib
+small_network_deck twice.yaml "{source: reaclib, file: twice.reaclib, nuclides: [be7, li7]}"
+check "REACLIB set given twice" refused i18_silent_reaclib_set_twice "twice\.reaclib:5: this set repeats the set at line 1" twice.yaml --quiet
+printf '%s\n' "$be7_set" >once.reaclib
+small_network_deck once.yaml "{source: reaclib, file: once.reaclib, nuclides: [be7, li7]}"
+check "REACLIB set once runs" runs i18_ok_reaclib_once once.yaml --quiet
+
+# ---- State files (HDF5): zones.from_file and --restart ----
+have_h5py=0
+"$python" -c "import h5py" 2>/dev/null && have_h5py=1
+if [ "$have_h5py" -eq 0 ]; then
+  echo "no h5py for $python: the HDF5 cases are skipped"
+  [ "${CI:-}" = true ] && { echo "FAIL: CI needs python3-h5py (scripts/install_dependencies.sh)"; failures=$((failures + 1)); }
+else
+  check "base run" runs setup_base "$deck" "${small[@]}" --set steps.count=2 --set output.prefix="$work/base"
+  check "hostile files made" "$python" "$source_dir/tests/hostile/make_state_files.py" base_step000001.h5 "$work"
+  printf 'network: {source: generator, preset: s16}\nzones: {from_file: base_step000001.h5}\nintegrator: {end_time: 1.0e-4}\n' >from.yaml
+  from() { echo from.yaml --quiet --set zones.from_file="$1"; }
+  check "format_version 99" refused i18_silent_version_99 "version_99\.h5: attribute format_version is 99, expected 1 to 3" $(from version_99.h5)
+  check "no format_version" refused i18_silent_no_version "no_version\.h5: no attribute format_version, expected a state file of format_version 1 to 3" \
+    $(from no_version.h5)
+  check "sum A*Y = 1e6" refused i18_silent_mass_sum_1e6 \
+    "mass_sum_1e6\.h5: zone 0: /abundances: sum A\*Y \(the mass fractions' sum\) is 1000000(\.[0-9]*)?, expected 1 within 0\.1 \(zones\.mass_sum_tolerance\)" \
+    $(from mass_sum_1e6.h5)
+  check "sum A*Y = 1.5" refused i18_silent_mass_sum_1p5 "mass_sum_1p5\.h5: zone 0: /abundances: sum A\*Y .* is 1\.5(0*[0-9]*)?, expected 1 within 0\.1" \
+    $(from mass_sum_1p5.h5)
+  check "sum A*Y = 1.5 within zones.mass_sum_tolerance 0.6 runs" runs i18_ok_mass_sum_tolerance $(from mass_sum_1p5.h5) \
+    --set zones.mass_sum_tolerance=0.6
+  check "abundances int64" refused i18_exit_int64 "abundances_int64\.h5: /abundances: stored as int64, expected float64" $(from abundances_int64.h5)
+  check "abundances float32" refused i18_also_float32 "abundances_float32\.h5: /abundances: stored as float32, expected float64" $(from abundances_float32.h5)
+  check "abundances a group" refused i18_unclear_group "abundances_group\.h5: /abundances is a group, expected a dataset" $(from abundances_group.h5)
+  check "abundances a soft-link loop" refused i18_unclear_soft_loop "abundances_soft_loop\.h5: /abundances is a soft link in a loop" \
+    $(from abundances_soft_loop.h5)
+  check "abundances an external link to a missing file" refused i18_unclear_external_missing \
+    "abundances_external_missing\.h5: /abundances is an external link to 'no_such_file\.h5' \(object '/abundances'\), a file that does not exist" \
+    $(from abundances_external_missing.h5)
+  check "abundances a virtual dataset with a missing source" refused i18_unclear_virtual_missing \
+    "abundances_virtual_missing\.h5: /abundances: a virtual dataset whose source 'no_such_source\.h5' \(dataset 'abundances'\) cannot be read" \
+    $(from abundances_virtual_missing.h5)
+  check "a virtual dataset with its source runs" runs i18_ok_virtual_present $(from abundances_virtual_present.h5)
+  # Each case writes (or would write) under its own prefix: a case the old binary accepted must not
+  # decide the next one's outcome.
+  restart=("$deck" "${small[@]}" --set steps.count=2 --restart)
+  check "restart without outer_step" refused i18_unclear_no_outer_step \
+    "^zoneode: --restart: 'no_outer_step\.h5' has no attribute outer_step: expected a state file written by zoneode" --set output.prefix="$work/i18_unclear_no_outer_step/r" "${restart[@]}" no_outer_step.h5
+  check "restart of another schedule" refused i18_silent_restart_schedule \
+    "^zoneode: --restart: 'base_step000001\.h5' was written by a deck with other values of keys that change results: integrator\.schedule geometric \(file\) vs adaptive \(this run\)" \
+    --set output.prefix="$work/i18_silent_restart_schedule/r" "${restart[@]}" base_step000001.h5 --set integrator.schedule=adaptive
+  check "restart with other factors" refused i18_silent_restart_factors \
+    "steps\.temperature_factor 1 \(file\) vs 1\.1 \(this run\); steps\.density_factor 1 \(file\) vs 0\.9 \(this run\)" \
+    --set output.prefix="$work/i18_silent_restart_factors/r" "${restart[@]}" base_step000001.h5 --set steps.temperature_factor=1.1 --set steps.density_factor=0.9
+  mkdir directory.h5
+  check "a directory as --restart" refused i18_unclear_restart_directory \
+    "^zoneode: --restart: 'directory\.h5' is a directory, expected a regular file" --set output.prefix="$work/i18_unclear_restart_directory/r" "${restart[@]}" directory.h5
+  allowed() {
+    runs "$@" && grep -qE "warning: --restart: 'base_step000001\.h5' was written by a deck with other values .*integrator\.rtol 1e-04 \(file\) vs 0\.001 \(this run\).*--restart-allow-changed: continuing" "$1.log"
+  }
+  check "--restart-allow-changed continues and says so" allowed i18_ok_restart_allow_changed --set output.prefix="$work/i18_ok_restart_allow_changed/r" "${restart[@]}" base_step000001.h5 \
+    --set integrator.rtol=1e-3 --restart-allow-changed
+  check "restart with output, run and validation keys changed runs" runs i18_ok_restart_other_keys --set output.prefix="$work/i18_ok_restart_other_keys/r" "${restart[@]}" base_step000001.h5 \
+    --set output.every=2 --threads 1 --set zones.decomposition=count --force
+  # A FIFO as --restart blocked for ever in open(); as zones.from_file it was "expected an existing file".
+  mkfifo pipe.h5
+  check "FIFO as --restart" refused i18_stall_fifo_restart "^zoneode: --restart: 'pipe\.h5' is a FIFO \(named pipe\), expected a regular file" \
+    --set output.prefix="$work/i18_stall_fifo_restart/r" "${restart[@]}" pipe.h5
+  check "FIFO as zones.from_file" refused i18_unclear_fifo_from_file "zones\.from_file: expected a regular file, got '.*pipe\.h5', a FIFO" $(from pipe.h5)
+fi
+
+# ---- Output paths: one rule for state files, checkpoint and summary ----
+# Each case in a fresh folder (the deck and two state files): after a refusal it is as it was.
+check "state files of the run" runs setup_out_base "$deck" "${small[@]}" --set steps.count=2 --set output.prefix="$work/out_base/o"
+fresh() {  # fresh FOLDER: its deck.yaml, o_step000001.h5, o_step000002.h5, and a copy to compare with
+  mkdir "$1" && cp out_base/o_step00000[12].h5 "$1/" && cp "$deck" "$1/deck.yaml" && cp -r "$1" "$1.kept"
+}
+as_it_was() { diff -r "$1.kept" "$1" >/dev/null || { echo "  $1 changed:"; diff -rq "$1.kept" "$1"; return 1; }; }
+fresh own
+check "--summary onto the run's own state file" refused i18_loss_summary_own_state \
+  "summary 'own/o_step000001\.h5' would replace the state file 'own/o_step000001\.h5' of outer step 1, another output of this run" \
+  "$deck" "${small[@]}" --set output.prefix=own/o --force --summary own/o_step000001.h5
+check "  left as it was" as_it_was own
+fresh earlier
+check "--summary onto an earlier state file" refused i18_loss_summary_earlier_state \
+  "'earlier/o_step000001\.h5' exists and is no zoneode summary; use --force to overwrite it" "$deck" "${small[@]}" --summary earlier/o_step000001.h5
+check "  left as it was" as_it_was earlier
+fresh deck
+check "--summary onto the deck" refused i18_loss_summary_deck "summary 'deck/deck\.yaml' would replace the deck 'deck/deck\.yaml', an input of this run" \
+  deck/deck.yaml "${small[@]}" --force --summary deck/deck.yaml
+check "  left as it was" as_it_was deck
+fresh restart
+check "--summary onto the restart file" refused i18_loss_summary_restart \
+  "summary 'restart/o_step000001\.h5' would replace --restart 'restart/o_step000001\.h5', an input" \
+  "$deck" "${small[@]}" --set steps.count=2 --set output.prefix=restart/p --force --restart restart/o_step000001.h5 --summary restart/o_step000001.h5
+check "  left as it was" as_it_was restart
+fresh directory
+check "--summary into a directory, before the integration" refused i18_also_summary_directory \
+  "summary 'directory' is a directory: choose another path \(--force never replaces a directory\)" "$deck" "${small[@]}" --force --summary directory
+check "  left as it was" as_it_was directory
+fresh from_file
+check "state files onto zones.from_file" refused i18_loss_state_onto_from_file \
+  "the state file 'from_file/o_step000001\.h5' of outer step 1 would replace zones\.from_file '.*from_file/o_step000001\.h5', an input" \
+  "$deck" --quiet --set integrator.end_time=1e-4 --set zones="{from_file: from_file/o_step000001.h5}" --set output.prefix=from_file/o --force
+check "  left as it was" as_it_was from_file
+fresh checkpoint
+echo "not a checkpoint" >checkpoint/c_checkpoint.h5 && cp checkpoint/c_checkpoint.h5 checkpoint.kept/
+check "a non-checkpoint at the checkpoint's path" refused i18_loss_checkpoint_path \
+  "'checkpoint/c_checkpoint\.h5' exists and is no zoneode checkpoint; use --force to overwrite it" "$deck" "${small[@]}" --set output.prefix=checkpoint/c
+check "  left as it was" as_it_was checkpoint
+fresh export
+check "network export onto the deck" refused i18_loss_export_deck "--output 'export/deck\.yaml' would replace the deck 'export/deck\.yaml', an input" \
+  network export export/deck.yaml --output export/deck.yaml --force
+check "  left as it was" as_it_was export
+check "a summary rewrites an earlier summary" runs i18_ok_summary_again "$deck" "${small[@]}" --summary summary.json
+check "  (again)" runs i18_ok_summary_again2 "$deck" "${small[@]}" --summary summary.json
+check "no .partial left" test -z "$(find "$work" -name '*.partial')"
+
+echo "files_and_outputs: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]
