@@ -276,6 +276,30 @@ __device__ inline double team_fluxes(const Team& team, const Reactions& reaction
   return release;
 }
 
+// A zone's start, for every team integrator: its initial mass and finiteness reduced, the step
+// control made from them, and (when the zone runs) every reaction's rate factor; ends with a
+// barrier. PARTITION: the rate factors with the partition functions (the physics instantiations;
+// the plain kernels call the REACLIB fit alone, which costs them fewer registers).
+template <bool PARTITION, typename Team, typename Array>
+__device__ inline StepControl team_start_zone(const Team& team, const RateView& rates, const StepView& net,
+                                              const IntegratorSettings& settings, double T9, double rho, Array Y,
+                                              Array rate_factor) {
+  double initial[2] = {0.0, 0.0};  // mass (a sum), non-finite (a max)
+  for (int i = team.rank(); i < net.species_count; i += Team::size) {
+    initial[0] += net.species_A[i] * Y[i];
+    if (!is_finite(Y[i])) initial[1] = 1.0;
+  }
+  team.template reduce<1>(initial);
+  StepControl control(settings, initial[0], zone_input_valid(T9, rho, initial[1] == 0.0, initial[0]));
+  if (control.running()) {
+    for (int r = team.rank(); r < rates.reaction_count; r += Team::size)  // physics hook: partition functions
+      rate_factor[r] = PARTITION ? reaction_rate_factor(rates, r, T9, rho)
+                                 : reaction_rate_factor_fitted(rates, r, T9, rho);
+  }
+  team.sync();
+  return control;
+}
+
 // Integrates one zone like integrate_zone(), with the team. Y, rate_factor, flux, y_full and
 // y_half may live in global memory or LDS; every thread of the team must call this.
 // FUSED_YE: the electron fraction of a proposed state is reduced with the attempt's other sums
@@ -297,19 +321,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
   const Array zone_Y = Y;
   const int S = net.species_count;
   const double floor = settings.abundance_floor;
-  double initial[2] = {0.0, 0.0};  // mass (a sum), non-finite (a max)
-  for (int i = team.rank(); i < S; i += Team::size) {
-    initial[0] += net.species_A[i] * Y[i];
-    if (!is_finite(Y[i])) initial[1] = 1.0;
-  }
-  team.template reduce<1>(initial);
-  StepControl control(settings, initial[0], zone_input_valid(T9, rho, initial[1] == 0.0, initial[0]));
-  if (control.running()) {
-    for (int r = team.rank(); r < rates.reaction_count; r += Team::size)  // physics hook: partition functions
-      rate_factor[r] = PHYSICS ? reaction_rate_factor(rates, r, T9, rho)
-                               : reaction_rate_factor_fitted(rates, r, T9, rho);
-  }
-  team.sync();
+  StepControl control = team_start_zone<PHYSICS>(team, rates, net, settings, T9, rho, Y, rate_factor);
   const bool adaptive = settings.schedule == StepSchedule::adaptive;
   bool ye_known = false;  // FUSED_YE: ye holds Ye of the current Y
   double ye = 0.0;

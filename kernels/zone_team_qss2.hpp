@@ -27,18 +27,7 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
   const int S = net.species_count;
   const double floor = settings.abundance_floor;
   const bool adaptive = settings.schedule == StepSchedule::adaptive;
-  double initial[2] = {0.0, 0.0};  // mass (a sum), non-finite (a max)
-  for (int i = team.rank(); i < S; i += Team::size) {
-    initial[0] += net.species_A[i] * Y[i];
-    if (!is_finite(Y[i])) initial[1] = 1.0;
-  }
-  team.template reduce<1>(initial);
-  StepControl control(settings, initial[0], zone_input_valid(T9, rho, initial[1] == 0.0, initial[0]));
-  if (control.running()) {
-    for (int r = team.rank(); r < rates.reaction_count; r += Team::size)
-      rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);
-  }
-  team.sync();
+  StepControl control = team_start_zone<true>(team, rates, net, settings, T9, rho, Y, rate_factor);
   std::int64_t rhs_evaluations = 0;
   bool start_current = false;  // q0, p0 and release_start belong to the current Y
   double release_start = 0.0;  // this thread's part of sum flux Q at Y

@@ -131,13 +131,8 @@ ZONEODE_HD inline void screening_jacobian_columns(const StepView& net, double T9
   const ScreeningKind kind = static_cast<ScreeningKind>(net.screening);
   const ScreeningPlasma plasma = screening_plasma(net, Y, T9, rho, electron_fraction(net, Y));
   for (int r = 0; r < net.reaction_count; ++r) {
-    const int count = net.reactant_count[r];
-    const species_index_t* species = net.reactant_species + max_reactants_per_reaction * r;
     double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
-    for (int k = 0; k < count; ++k) {
-      z[k] = net.species_Z[species[k]];
-      a[k] = net.species_A[species[k]];
-    }
+    const int count = reactant_nuclei(net, r, z, a);
     flux[r] *= reaction_screening_slopes(kind, count, z, a, plasma).d_ye;
   }
   species_rates(net, flux, screening_column);

@@ -88,16 +88,23 @@ ZONEODE_HD inline ScreeningPlasma screening_plasma(const StepView& net, const Ab
   return make_screening_plasma(T9, rho, ye, weak ? charge_squared_sum(net, Y) : 0.0);
 }
 
-// Reaction r's screening factor (exactly 1 with screening off or fewer than two nuclei in).
-ZONEODE_HD inline double reaction_screening(const StepView& net, int r, const ScreeningPlasma& plasma) {
-  if (net.screening == 0) return 1.0;
+// Reaction r's reactant nuclei: their charges z and mass numbers a; returns how many.
+ZONEODE_HD inline int reactant_nuclei(const StepView& net, int r, double (&z)[max_reactants_per_reaction],
+                                      double (&a)[max_reactants_per_reaction]) {
   const int count = net.reactant_count[r];
   const species_index_t* species = net.reactant_species + max_reactants_per_reaction * r;
-  double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
   for (int k = 0; k < count; ++k) {
     z[k] = net.species_Z[species[k]];
     a[k] = net.species_A[species[k]];
   }
+  return count;
+}
+
+// Reaction r's screening factor (exactly 1 with screening off or fewer than two nuclei in).
+ZONEODE_HD inline double reaction_screening(const StepView& net, int r, const ScreeningPlasma& plasma) {
+  if (net.screening == 0) return 1.0;
+  double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
+  const int count = reactant_nuclei(net, r, z, a);
   return reaction_screening_factor(static_cast<ScreeningKind>(net.screening), count, z, a, plasma);
 }
 
