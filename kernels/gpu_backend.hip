@@ -154,11 +154,14 @@ class GpuBackend final : public Backend {
     // (zone_team_physics.hpp); neutrino losses only change Q and run in the plain one.
     const PhysicsOptions& physics = network.physics();
     context_.physics = physics.screening != ScreeningKind::none || physics.partition_functions || physics.self_heating;
-    // qss2's kernels take partition functions (through the rate factors) but have no hooks for
-    // screening or self-heating: refused rather than silently left out.
-    if (settings.method == IntegrationMethod::qss2 && (physics.screening != ScreeningKind::none || physics.self_heating))
-      throw InputError("integrator.method: qss2 on the GPU: physics.screening and physics.self_heating run on the CPU "
-                       "backend only (run.backend: cpu), or with the asymptotic method on the GPU");
+    // The qss2 and implicit kernels take partition functions and neutrino losses (through the rate
+    // factors and Q) but have no hooks for screening or self-heating. The deck refuses that before
+    // any work (read_physics); this guards callers that bypass the deck.
+    if (settings.method != IntegrationMethod::asymptotic &&
+        (physics.screening != ScreeningKind::none || physics.self_heating))
+      throw InputError(std::string("integrator.method: ") + std::string(integration_method_name(settings.method)) +
+                       " on the GPU: physics.screening and physics.self_heating run with the asymptotic method "
+                       "only (or on run.backend: cpu)");
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();

@@ -106,10 +106,6 @@ std::string implicit_variant_names() {
 }
 
 void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {
-  // The deck refuses these with run.backend: gpu (the team kernels do not evaluate them).
-  if (args.step.screening != 0 || args.step.self_heating != 0)
-    throw InputError("integrator.method: implicit on the GPU: physics.screening and physics.self_heating "
-                     "run on the CPU backend only (run.backend: cpu), or with the asymptotic method on the GPU");
   const ImplicitStructure structure(network);
   args.implicit = upload_structure(structure, uploads);
   args.implicit_schedule = upload_schedule(ImplicitSchedule(structure, implicit_schedule_tasks), uploads);

@@ -98,6 +98,14 @@ TEST(PhysicsIntegration, ScreeningSpeedsACaptureByExactlyItsFactor) {
   EXPECT_NEAR(off.Y[1], analytic(k * rho), 1e-7 * analytic(k * rho));
   EXPECT_NEAR(on.Y[1], analytic(k * rho * f), 1e-7 * analytic(k * rho * f));
   EXPECT_LT(on.Y[1], off.Y[1]);  // faster burning: less c12 left
+  // qss2 screens the same fluxes (to its own accuracy at rtol 1e-8; the unscreened answer is
+  // analytic(k rho), several per cent away).
+  IntegratorSettings qss2 = settings;
+  qss2.method = IntegrationMethod::qss2;
+  qss2.rtol = 1e-8;
+  const Burned qss2_on = burn(CompactNetwork(network, screened), qss2, Y0, T9, rho);
+  ASSERT_EQ(qss2_on.result.status, zone_ok);
+  EXPECT_NEAR(qss2_on.Y[1], analytic(k * rho * f), 1e-5 * analytic(k * rho * f));
   // The flux itself is multiplied by f, at any composition.
   const CompactNetwork compact(network, screened);
   std::vector<double> rate(1), flux_on(1), flux_off(1);
@@ -190,9 +198,15 @@ TEST(PhysicsIntegration, SelfHeatingFollowsTheOdeAtFirstOrder) {
     if (previous_error > 0.0) EXPECT_NEAR(previous_error / error, 10.0, 3.0);  // first order
     previous_error = error;
   }
-  // The implicit method: same splitting, adaptive steps.
+  // The implicit and qss2 methods: same splitting, adaptive steps.
   const Burned implicit = burn(compact, implicit_adaptive(1e-6, 1e-6 + 0.2, 1e-6), {1.0 / 12.0, 0.0}, 1.0, 1e6);
   EXPECT_NEAR(implicit.T9, T9_ref, 0.02 * T9_ref);
+  IntegratorSettings qss2 = implicit_adaptive(1e-6, 1e-6 + 0.2, 1e-6);
+  qss2.method = IntegrationMethod::qss2;
+  const Burned qss2_burn = burn(compact, qss2, {1.0 / 12.0, 0.0}, 1.0, 1e6);
+  ASSERT_EQ(qss2_burn.result.status, zone_ok);
+  EXPECT_NEAR(qss2_burn.T9, T9_ref, 0.02 * T9_ref);
+  EXPECT_NEAR(qss2_burn.Y[0], Y_ref, 0.05 * Y_ref);
   // Off: T stays, and the rate stays at exp(1).
   const Burned off = burn(CompactNetwork(network), implicit_adaptive(1e-6, 1e-6 + 0.2), {1.0 / 12.0, 0.0}, 1.0, 1e6);
   EXPECT_EQ(off.T9, 1.0);
@@ -213,7 +227,7 @@ TEST(PhysicsIntegration, EverythingOffIsBitForBitTheOldNetwork) {
 
 class PhysicsDeck : public ::testing::Test {
  protected:
-  std::string load_error(const std::string& physics) {
+  std::string load_error(const std::string& physics, const std::vector<std::string>& overrides = {}) {
     const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "zoneode_physics_deck.yaml";
     std::ofstream(path) << "network: {source: decay_chain, rates: [1.0]}\n"
                            "zones: {count: 1, temperature: {profile: constant, value: 1}, density: {profile: "
@@ -221,7 +235,7 @@ class PhysicsDeck : public ::testing::Test {
                            "integrator: {end_time: 1.0}\n"
                         << physics;
     try {
-      deck_ = load_deck(path.string(), {});
+      deck_ = load_deck(path.string(), overrides);
     } catch (const DeckError& error) {
       return error.what();
     }
@@ -248,6 +262,23 @@ TEST_F(PhysicsDeck, DefaultsAreOffAndKeysAreChecked) {
   for (const char* option : {"screening: weak", "screening: chugunov2007", "partition_functions: true",
                              "self_heating: true", "neutrino_losses: true"})
     EXPECT_EQ(load_error(std::string("run: {backend: gpu}\nphysics: {") + option + "}\n"), "") << option;
+  // With every method on the CPU; on the GPU the qss2 and implicit kernels have no screening or
+  // self-heating: refused before any work, naming the key and the method.
+  for (const char* method : {"qss2", "implicit"}) {
+    const std::vector<std::string> set = {std::string("integrator.method=") + method};
+    for (const char* option : {"screening: weak", "self_heating: true"}) {
+      EXPECT_EQ(load_error(std::string("physics: {") + option + "}\n", set), "") << method << " " << option;
+      const std::string error = load_error(std::string("run: {backend: gpu}\nphysics: {") + option + "}\n", set);
+      EXPECT_NE(error.find(std::string("physics.") + std::string(option).substr(0, std::string(option).find(':'))),
+                std::string::npos)
+          << error;
+      EXPECT_NE(error.find(std::string("integrator.method: ") + method + " on run.backend: gpu"), std::string::npos)
+          << error;
+    }
+    for (const char* option : {"partition_functions: true", "neutrino_losses: true"})
+      EXPECT_EQ(load_error(std::string("run: {backend: gpu}\nphysics: {") + option + "}\n", set), "")
+          << method << " " << option;
+  }
 }
 
 }  // namespace

@@ -360,6 +360,25 @@ TEST(Qss2Zones, ABadZoneFailsAloneAndThreadsDoNotChangeBits) {
   }
 }
 
+// Without self-heating a zone's T9 and rho are the deck's for the next outer step: bit for bit,
+// and the second burn runs (a T9 of 0 left behind fails every zone as bad input).
+TEST(Qss2Zones, TemperatureIsKeptForTheNextOuterStep) {
+  const Network network = generate_network(generator_preset("s16"));
+  const CompactNetwork compact(network);
+  const IntegratorSettings s = settings(StepSchedule::adaptive, 1e-4, 1e-12, 1e-6);
+  const std::vector<double> temperatures = {3.0, 1.0, 2.0};
+  ZoneBatch batch = zones_of(network, temperatures);
+  for (int outer_step = 1; outer_step <= 2; ++outer_step) {
+    run_cpu(compact, s, batch, 1);
+    for (std::size_t z = 0; z < temperatures.size(); ++z) {
+      EXPECT_EQ(batch.temperature[z], temperatures[z]) << "outer step " << outer_step << ", zone " << z;
+      EXPECT_EQ(batch.density[z], 1e7) << z;
+      EXPECT_EQ(batch.results[z].status, zone_ok) << "outer step " << outer_step << ", zone " << z;
+      EXPECT_EQ(batch.results[z].final_T9, temperatures[z]) << z;
+    }
+  }
+}
+
 TEST(Qss2Deck, MethodIsReadFromTheDeckAndListed) {
   const std::string deck_file = std::string(ZONEODE_SOURCE_DIR) + "/inputs/decay_chain.yaml";
   EXPECT_EQ(load_deck(deck_file, {"integrator.method=qss2"}).integrator.method, IntegrationMethod::qss2);

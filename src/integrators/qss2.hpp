@@ -87,9 +87,11 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) {
   return 2 * static_cast<std::int64_t>(network.step.reaction_count) + 3 * network.step.species_count;
 }
 
-// Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time; the
+// Integrates one zone at T9 [GK] and rho [g/cm^3] from settings.start_time to end_time; the
 // contract of every method's integrate_zone (integrators/methods.hpp): failed zones keep their
-// last good state. `workspace` holds workspace_doubles() values. The serial reference that the
+// last good state. Screening and self-heating as in the asymptotic method: fluxes screened at the
+// state they are evaluated at; an accepted step's energy (the trapezoid below) heats the zone and
+// the rate factors follow T9; result.final_T9 is where T9 ended. `workspace` holds workspace_doubles() values. The serial reference that the
 // CPU backend runs per zone; kernels/zone_team_qss2.hpp is the same with a team of threads.
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
@@ -109,7 +111,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   while (control.begin_attempt()) {
     const double dt = control.step();
     if (!start_current) {
-      zone_fluxes(net, rate_factor, Y, flux);
+      zone_fluxes(net, rate_factor, Y, flux, T9, rho);
       ++rhs_evaluations;
       release_start = energy_release_rate(net, flux);
       for (int i = 0; i < n; ++i) {
@@ -119,7 +121,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       start_current = true;
     }
     for (int i = 0; i < n; ++i) y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, floor);
-    zone_fluxes(net, rate_factor, y, flux);
+    zone_fluxes(net, rate_factor, y, flux, T9, rho);
     ++rhs_evaluations;
     const double release_predicted = energy_release_rate(net, flux);
     AttemptReductions reductions;
@@ -141,10 +143,15 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       const double scale = control.scale();
       for (int i = 0; i < n; ++i) Y[i] = y[i] * scale;
       start_current = false;
+      if (net.self_heating) {  // both slots hold the trapezoid's mean: the step released mean x dt
+        T9 = heated_temperature(net, T9, rho, Y, step_released_energy(settings.schedule, dt, reductions));
+        zone_rate_factors(rates, T9, rho, rate_factor);
+      }
     }
   }
   result = control.finish(mass_fraction_sum(net, Y));
   result.rhs_evaluations = rhs_evaluations;
+  result.final_T9 = T9;
 }
 
 }  // namespace qss2

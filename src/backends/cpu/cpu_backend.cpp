@@ -38,7 +38,7 @@ void CpuBackend::integrate() {
     for (std::int64_t zone = 0; zone < zones.count; ++zone) {
       integrate_zone(network, settings, zones.temperature[zone], zones.density[zone],
                      zones.abundances + zone * zones.species_count, workspace.data(), zones.results[zone]);
-      zones.temperature[zone] = zones.results[zone].final_T9;  // the same unless physics.self_heating
+      if (network.step.self_heating) zones.temperature[zone] = zones.results[zone].final_T9;  // as the GPU backend
     }
   }
 }
