@@ -71,6 +71,8 @@ zoneode_check_exe() {
   [ "$zoneode_backend" = gpu ] || return 0
   local built
   built=$("$zoneode_exe" --list-kernels 2>/dev/null) || return 0
+  [ -n "$built" ] ||
+    zoneode_die 2 "ZONEODE_BACKEND=gpu: $zoneode_exe was built without the GPU backend (zoneode --list-kernels prints no variant): build the site's preset $site_preset, or set ZONEODE_BUILD_DIR"
   grep -qx "$zoneode_variant" <<<"$built" ||
     zoneode_die 2 "ZONEODE_KERNEL=$zoneode_variant: $zoneode_exe was built with $(echo $built | tr ' ' ',') (zoneode --list-kernels)"
 }

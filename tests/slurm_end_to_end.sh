@@ -110,7 +110,10 @@ check "summary: result hash as the direct run's" equals hash "$(json_value "$run
   "$(json_value "$work/direct.json" result_hash)"
 check "jobs.txt: job, attempt 0, exit 0, times, 2 ranks, 1 node, 0 GPUs" grep -qE "^$id 0 0 [0-9]+ [0-9]+ 2 1 0$" "$run_dir/jobs.txt"
 check "log names the launch" grep -q "srun --ntasks=2 --nodes=1 --ntasks-per-node=2 --mpi=pmix slurm/select_gpu.sh" "$work/$id.out"
-check "two binding lines" test "$(grep -c '^binding: rank' "$work/$id.out")" -eq 2
+# One binding line per rank from the wrapper (slurm/binding.sh, before zoneode starts) and one per
+# rank in zoneode's own run header (after its first line).
+check "two binding lines from the wrapper" test "$(sed '/^zoneode [0-9]/,$d' "$work/$id.out" | grep -c '^binding: rank')" -eq 2
+check "two binding lines in zoneode's header" test "$(sed -n '/^zoneode [0-9]/,$p' "$work/$id.out" | grep -c '^binding: rank [01] ')" -eq 2
 # The comparison has teeth: another zone count's files differ.
 check "perturbed direct run" "$zoneode" "${deck[@]}" --set zones.count=38 --set output.prefix="$work/direct38/quick" \
   >/dev/null 2>&1
@@ -123,7 +126,18 @@ site_ranks_per_node=1 site_threads=1 site_gpu_variable=CUDA_VISIBLE_DEVICES site
 site_srun_flags=(--mpi=pmix) site_sbatch_flags=()
 site_modules() { :; }
 SITE
-id=$(ZONEODE_SITE_FILE=$work/one-gpu.sh sbatch --parsable -n 2 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml)
+# The cpu preset's build has no GPU backend: refused by name.
+id=$(ZONEODE_SITE_FILE=$work/one-gpu.sh sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml)
+wait_job "$id" >/dev/null
+check "a build without the GPU backend on a GPU site exits 2" equals "exit code" "$(exit_code "$id")" 2:0
+check "a build without the GPU backend named" grep -q "was built without the GPU backend" "$work/$id.out"
+# A stand-in GPU build (it lists the variant; the checks below stop the job before it would run).
+mkdir -p "$work/gpu-build"
+printf '#!/bin/sh\n[ "$1" = --list-kernels ] && echo final && exit 0\necho "stand-in GPU build: not run" >&2; exit 1\n' \
+  >"$work/gpu-build/zoneode"
+chmod +x "$work/gpu-build/zoneode"
+id=$(ZONEODE_BUILD_DIR=$work/gpu-build ZONEODE_SITE_FILE=$work/one-gpu.sh sbatch --parsable -n 2 --output="$work/%j.out" \
+  slurm/run.sbatch inputs/quick.yaml)
 wait_job "$id" >/dev/null
 check "more ranks than GPUs on a node exits 2" equals "exit code" "$(exit_code "$id")" 2:0
 check "more ranks than GPUs named" grep -q "2 per node, but a node has 1 GPU(s): ranks 1..1 of each node would get a GPU that does not exist" "$work/$id.out"
@@ -327,7 +341,8 @@ site_ranks_per_node=1 site_threads=1 site_gpu_variable=ROCR_VISIBLE_DEVICES site
 site_srun_flags=(--mpi=pmix) site_sbatch_flags=()
 site_modules() { :; }
 SITE
-  id=$(ZONEODE_SITE_FILE=$work/one-gcd.sh sbatch --parsable -n 1 --output="$work/%j.out" slurm/profile.sbatch rocprofv3 inputs/quick.yaml --set zones.count=8)
+  id=$(ZONEODE_BUILD_DIR=$work/gpu-build ZONEODE_SITE_FILE=$work/one-gcd.sh sbatch --parsable -n 1 --output="$work/%j.out" \
+    slurm/profile.sbatch rocprofv3 inputs/quick.yaml --set zones.count=8)
   wait_job "$id" >/dev/null
   check "profile.sbatch without rocprofv3 exits 69" equals "exit code" "$(exit_code "$id")" 69:0
   check "profile.sbatch without rocprofv3 says so" grep -q "rocprofv3 is not on the PATH" "$work/$id.out"
