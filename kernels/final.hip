@@ -60,7 +60,8 @@ __global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) final_bounded_kernel(KernelAr
   run_zones<BLOCK, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
 }
 
-// A whole 1,024-thread block per zone, for few zones (the study's 104): the bound is required.
+// A whole 1,024-thread block per zone (run.kernel_config only: the plan takes 512 for few zones);
+// the bound is required.
 __global__ void ZONEODE_BOUNDED(1024, 1) final_wide_kernel(KernelArgs args) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<1024, Reduction::broadcast>::scratch_doubles];

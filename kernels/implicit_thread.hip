@@ -45,7 +45,7 @@ LaunchPlan plan_implicit_thread(const LaunchContext& c) {
                                                      implicit_thread_block, 0);
   if (per_multiprocessor < 1) per_multiprocessor = 1;
   const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors * implicit_thread_block;
-  const std::int64_t slot_doubles = c.implicit_layout.total + c.species_count;  // implicit_slot_doubles
+  const std::int64_t slot_doubles = implicit_slot_doubles(c.implicit_layout, c.species_count);
   const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(slot_doubles);
   const ImplicitSlots slots = plan_implicit_slots(c.zones, implicit_thread_block, resident, c.multiprocessors,
                                                   c.workspace_budget_bytes, slot_bytes, c.free_bytes, c.species_count);

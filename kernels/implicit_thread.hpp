@@ -21,8 +21,11 @@
 namespace zoneode::gpu {
 
 // Doubles of one thread slot: the implicit workspace and the zone's abundances.
+inline std::int64_t implicit_slot_doubles(const ImplicitWorkspaceLayout& layout, int species_count) {
+  return layout.total + species_count;
+}
 inline std::int64_t implicit_slot_doubles(const MethodNetwork& network) {
-  return implicit::workspace_doubles(network) + network.step.species_count;
+  return implicit_slot_doubles(network.implicit.layout, network.step.species_count);
 }
 
 // Integrates one zone in thread slot `slot` of `slots` over the interleaved array `base`

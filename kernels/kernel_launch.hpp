@@ -98,7 +98,7 @@ struct LaunchContext {
   ImplicitWorkspaceLayout implicit_layout;
   std::size_t free_bytes = 0, workspace_budget_bytes = 0;
   IntegrationMethod method = IntegrationMethod::asymptotic;  // the zone arrays it needs
-  bool physics = false;                 // screening or self-heating on: plan the physics instantiation
+  bool physics = false;                 // screening, partition functions or self-heating: physics instantiation
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.

@@ -42,6 +42,7 @@ bool with_kernel(int block, int group, Visit&& visit) {
 
 LaunchPlan plan_qss2(LaunchPlan plan, const LaunchContext& context) {
   plan.min_blocks = 0;  // the variants' launch bounds belong to their asymptotic kernels
+  plan.physics = false;  // qss2 has no physics instantiation (the run header says which ran)
   if (!with_kernel(plan.block, plan.group, [&](auto kernel) { size_grid(kernel, context, plan); }))
     throw std::invalid_argument("integrator.method: qss2 on the GPU has no kernel for " + std::to_string(plan.block) +
                                 " threads and " + std::to_string(plan.group) +

@@ -37,7 +37,6 @@ __global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS) tuned_bounded_kernel(KernelAr
   run_zones<BLOCK, Reduction::wave, GROUP, false>(args, stage_network, stage_zone, shared, scratch);
 }
 
-// Calls visit(kernel) with the instantiation for the configuration; false if there is none.
 // With the physics options' hooks (screening, self-heating: zone_team_physics.hpp), in the swept
 // configuration only (a sweep's other configurations run without options).
 template <int BLOCK, int GROUP, int MIN_BLOCKS>
@@ -48,6 +47,7 @@ __global__ void ZONEODE_BOUNDED(BLOCK, MIN_BLOCKS > 0 ? MIN_BLOCKS : 1)
   run_zones<BLOCK, Reduction::wave, GROUP, false, false, true>(args, stage_network, stage_zone, shared, scratch);
 }
 
+// Calls visit(kernel) with the instantiation for the configuration; false if there is none.
 template <typename Visit>
 bool with_kernel(const KernelConfig& c, Visit&& visit) {
 #define ZONEODE_TUNED(B, G)                                                                        \

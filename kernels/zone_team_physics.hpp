@@ -13,7 +13,7 @@
 // LaunchPlan's `physics`): inlined, the options' code (Chugunov's cube roots, cosine and exp; the
 // rate factors' exp, log and pow) raised every kernel's register allocation with the options off
 // too (gfx90a baseline 126 -> 186 VGPRs and 4 -> 2 waves per SIMD, final 71 VGPRs spilled; sm_90
-// baseline 72 -> 128 registers, final 268 B of spill stores), and out of line (noinline) it did
+// baseline 78 -> 128 registers, final 268 B of spill stores), and out of line (noinline) it did
 // as much on sm_90 (a call keeps the caller's live registers) and nothing on Debian's hipcc 5.2,
 // which inlines anyway. So the kernels without options are the ones they were, bit for bit.
 //

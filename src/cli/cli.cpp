@@ -84,7 +84,7 @@ namespace {
 std::string long_options_like(char letter) {
   static const char* const options[] = {"--set", "--backend", "--kernel", "--threads", "--summary", "--restart",
                                         "--restart-allow-changed", "--force", "--output", "--quiet", "--progress",
-                                        "--help", "--version"};
+                                        "--list-kernels", "--help", "--version"};
   std::string like;
   for (const char* option : options)
     if (option[2] == letter) like += (like.empty() ? "" : ", ") + std::string(option);

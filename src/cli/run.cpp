@@ -67,7 +67,7 @@ int finish_run(Run& run) {
   add_rank_spreads(mpi, run.rank_totals, summary);
   add_final_statistics(run.batch, mpi, summary);
   summary.stopped_after_outer_step = run.stopped_after;
-  if (run.stopped_after >= 0 && !run.deck.output.prefix.empty()) summary.checkpoint = checkpoint_file(run.deck.output);
+  if (run.stopped_after >= 0 && !run.deck.output.prefix.empty()) summary.checkpoint = run.deck.output.checkpoint_file();
 
   print_summary(summary, run.out);
   if (!run.deck.run.summary.empty()) {

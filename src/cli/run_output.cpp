@@ -77,8 +77,6 @@ void count_file(Run& run, const StateSnapshot& snapshot, double write_seconds, s
 
 }  // namespace
 
-std::string checkpoint_file(const OutputDeck& output) { return output.prefix + "_checkpoint.h5"; }
-
 void StateSnapshot::own_zone_state(int species) {
   const std::size_t zones = static_cast<std::size_t>(block.count);
   abundance_copy.assign(abundances, abundances + zones * static_cast<std::size_t>(species));
@@ -92,7 +90,7 @@ void StateSnapshot::own_zone_state(int species) {
 StateSnapshot& take_snapshot(Run& run, std::int64_t step, StateFileKind kind) {
   const ZoneBatch& batch = run.batch;
   StateSnapshot& snapshot = run.snapshot;
-  snapshot.file = kind == StateFileKind::checkpoint ? checkpoint_file(run.deck.output) : run.deck.output.file(step);
+  snapshot.file = kind == StateFileKind::checkpoint ? run.deck.output.checkpoint_file() : run.deck.output.file(step);
   snapshot.attributes = step_attributes(run, step, kind);
   snapshot.global_zones = run.plan.zones;
   snapshot.block = run.plan.block;

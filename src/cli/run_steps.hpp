@@ -184,8 +184,6 @@ void drain_output(Run& run);
 // After a collective error between write_step and the next integration: the pending file written as
 // the synchronous write would have, before the error ends the run (its own failure only printed).
 void drain_output_after_error(Run& run);
-// The checkpoint of a stopped run: one per output prefix, overwritten by the next (never an output).
-std::string checkpoint_file(const OutputDeck& output);
 // Stop requests (SIGTERM, SIGUSR1), agreed by all ranks; writes the checkpoint. True: leave the loop.
 bool stop_agreed(Run& run, std::int64_t step);
 // The cost decomposition: re-cuts the blocks by the step just done and moves zones between ranks.

@@ -48,7 +48,7 @@ inline constexpr KernelPlacement kernel_placements[] = {KernelPlacement::automat
 std::string_view kernel_placement_name(KernelPlacement placement);  // "auto", "network", "zone", "global"
 
 // A kernel variant's launch choices as the deck gives them (`run.kernel_config`,
-// `run.kernel_placement`, `run.chunk_terms`); zero and automatic leave the choice to the variant
+// `run.kernel_placement`, `run.chunk_terms`, `run.term_order`); zero and automatic leave the choice to the variant
 // (kernels/README.md). For sweeps: results depend on them only through the order of parallel sums.
 struct KernelTuning {
   int block = 0;            // threads per zone (0: the variant's choice)

@@ -19,9 +19,10 @@ namespace zoneode {
 // the per-zone columns of every state-file write (cli/run_output.cpp: energy, steps, status,
 // time_reached), and with `snapshot_copy` (output.overlap) the copy of T9, rho and Y that the
 // state file written beside the next outer step holds: one snapshot in flight per rank.
-// The integrator's workspace (workspace_doubles_per_zone) is not per zone on the host: the CPU
-// backend holds one per OpenMP thread, the GPU backend one per block in device memory, and cuts its
-// batches to fit the device. So this is a lower bound of what a run needs.
+// The integrator's workspace (workspace_doubles(method, network), integrators/methods.hpp) is not
+// per zone on the host: the CPU backend holds one per OpenMP thread, the GPU backend one per block
+// in device memory, and cuts its batches to fit the device. So this is a lower bound of what a run
+// needs.
 inline std::uint64_t host_bytes_per_zone(int species, bool snapshot_copy) {
   const std::uint64_t zone_state = (2 + static_cast<std::uint64_t>(species)) * sizeof(double);
   return zone_state * (snapshot_copy ? 2 : 1) + sizeof(ZoneResult) + sizeof(double) + sizeof(std::int64_t) +
