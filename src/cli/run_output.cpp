@@ -130,16 +130,21 @@ void write_step(Run& run, std::int64_t step, StateFileKind kind) {
   OverlappedOutput& overlapped = run.overlapped;
   // Overlapped: an output with an outer step after it to integrate beside (a stop request found
   // after this step writes it at once: drain_output).
-  if (overlapped.enabled && kind == StateFileKind::output && step < run.plan.last_step) {
-    drain_output(run);  // none in practice: each integration takes the pending one
-    const auto copy_start = std::chrono::steady_clock::now();
-    take_snapshot(run, step, kind).own_zone_state(run.network.species_count());
+  const bool overlap = overlapped.enabled && kind == StateFileKind::output && step < run.plan.last_step;
+  drain_output(run);  // overlapped, none in practice: each integration takes the pending one
+  const auto copy_start = std::chrono::steady_clock::now();
+  // The snapshot grows here when the cost decomposition gave this rank more zones than at set-up:
+  // an allocation that fails on one rank ends every rank's run with its message.
+  collectively(run.mpi, exit_runtime_error, [&] {
+    StateSnapshot& snapshot = take_snapshot(run, step, kind);
+    if (overlap) snapshot.own_zone_state(run.network.species_count());
+  });
+  if (overlap) {
     overlapped.pending = true;
     run.summary.output_stall_seconds += run.mpi.max(seconds_since(copy_start));
-    return;
+  } else {
+    write_snapshot(run, run.snapshot);
   }
-  drain_output(run);
-  write_snapshot(run, take_snapshot(run, step, kind));
 }
 
 void start_pending_write(Run& run) {

@@ -77,9 +77,9 @@ struct RunPlan {
 
 // One state file as taken after an outer step: where it goes, its attributes, and this rank's zones.
 // The per-zone result columns are copies this struct owns (sized at set-up, so that a run that
-// cannot hold them stops before any work). T9, rho and abundances are borrowed from the batch,
-// valid until the next outer step integrates; a snapshot written beside that step holds copies
-// (own_zone_state), sized at set-up too.
+// cannot hold them stops before any work; resized when rebalancing changed the rank's zones). T9,
+// rho and abundances are borrowed from the batch, valid until the next outer step integrates; a
+// snapshot written beside that step holds copies (own_zone_state), sized the same way.
 struct StateSnapshot {
   std::string file;
   StateAttributes attributes;  // attributes.checkpoint: the checkpoint of a stopped run, not an output
