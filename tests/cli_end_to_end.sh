@@ -9,13 +9,8 @@ source_dir=$2
 reaclib_data=${3:-$source_dir/../shared/reaclib}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
 
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"  # check, passes, failures, mpi_flags
 run() {  # run EXPECTED_STATUS OUTFILE ARGS...: runs zoneode, true when the exit status matches
   local expected=$1 out=$2; shift 2
   "$zoneode" "$@" >"$out" 2>&1

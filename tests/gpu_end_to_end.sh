@@ -7,13 +7,7 @@ zoneode=$1 compare=$2 source_dir=$3 mpiexec=$4
 read -r -a variants <<<"$5"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mpi_flags=(--oversubscribe)
-if [ "$(id -u)" -eq 0 ]; then mpi_flags+=(--allow-run-as-root); fi
-failures=0 passes=0
-check() {
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"  # check, passes, failures, mpi_flags
 run() {  # run RANKS EXPECTED_STATUS LOG ARGS...
   local ranks=$1 expected=$2 log=$3; shift 3
   "$mpiexec" "${mpi_flags[@]}" -n "$ranks" "$zoneode" "$@" >"$log" 2>&1

@@ -9,12 +9,7 @@ build=$(cd "$1" && pwd)
 source_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"  # check, passes, failures, mpi_flags
 
 plumbing() {  # plumbing OUT_DIR [ENV...]: the script at tiny sizes, s150 only; its log in OUT_DIR.log
   local out=$1; shift

@@ -11,15 +11,8 @@ source_dir=$3
 mpiexec=$4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mpi_flags=(--oversubscribe)
-if [ "$(id -u)" -eq 0 ]; then mpi_flags+=(--allow-run-as-root); fi
-failures=0
-passes=0
 
-check() {
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"  # check, passes, failures, mpi_flags
 same() {  # same A B: every compared dataset bit for bit
   "$compare" "$1" "$2" --rtol 0 --atol 0 --quiet >"$work/compare.log" 2>&1 || { cat "$work/compare.log"; return 1; }
 }

@@ -40,14 +40,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-failures=0
-passes=0
 skips=()
-check() {
-  local name=$1
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source tests/lib/checks.sh  # check, passes, failures, mpi_flags (the working folder is the source tree)
 start=$SECONDS
 
 tests/slurm/local_cluster.sh start "$cluster" || exit 1

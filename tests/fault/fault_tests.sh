@@ -24,21 +24,14 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"  # check, passes, failures, mpi_flags
 cd "$work" || exit 1
-mpi_flags=(--oversubscribe)
-[ "$(id -u)" -eq 0 ] && mpi_flags+=(--allow-run-as-root)
-failures=0
-passes=0
 faults=0
 limit_s=${ZONEODE_FAULT_LIMIT_S:-120}
 outcome() { [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$*" >>"$ZONEODE_OUTCOMES"; return 0; }
 # The write watchdog (io/hdf5_state.cpp) ends a write stuck in a collective HDF5 call after this.
 export ZONEODE_WRITE_TIMEOUT_S=10
 
-check() {
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
 # ends RANKS EXPECTED LOG ARGS...: zoneode under mpirun exits EXPECTED within the limit.
 ends() {
   local ranks=$1 expected=$2 log=$3; shift 3

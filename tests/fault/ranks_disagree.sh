@@ -19,19 +19,12 @@ mpiexec=$4
 shim=$5
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"  # check, passes, failures, mpi_flags
 cd "$work" || exit 1
-mpi_flags=(--oversubscribe)
-[ "$(id -u)" -eq 0 ] && mpi_flags+=(--allow-run-as-root)
-failures=0
-passes=0
 limit_s=${ZONEODE_FAULT_LIMIT_S:-60}
 # A write stuck in a collective call (the old stalls) ends after this, not 1800 s.
 export ZONEODE_WRITE_TIMEOUT_S=10
 outcome() { [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$*" >>"$ZONEODE_OUTCOMES"; return 0; }
-check() {
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
 # ends CASE EXPECTED PATTERN MPIEXEC_ARGS...: exits EXPECTED within the limit, its output matching
 # PATTERN (grep -E; "" for none).
 ends() {

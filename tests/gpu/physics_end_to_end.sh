@@ -27,11 +27,7 @@ if [ -z "$work" ]; then
 fi
 mkdir -p "$work"
 deck=$source_dir/inputs/bench/c2-rpz24-rp.yaml
-failures=0 passes=0
-check() {
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"  # check, passes, failures, mpi_flags
 python=python3
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null && python=/usr/bin/python3
 

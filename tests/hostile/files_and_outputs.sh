@@ -15,16 +15,11 @@ source_dir=$3
 python=${4:-/usr/bin/python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"  # check, passes, failures, mpi_flags
 cd "$work" || exit 1
-failures=0
-passes=0
 limit_s=30  # per command: a hang (timeout: SIGTERM, then SIGKILL 5 s later) is a failure
 
 outcome() { [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$1 $2 $3" >>"$ZONEODE_OUTCOMES"; [ "$3" = pass ]; }
-check() {  # check NAME COMMAND...
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
 # refused CASE PATTERN ARGS...: zoneode exits 2 within the limit, its output matches PATTERN
 # (grep -E), no line is over 400 characters, and it never started the integration.
 refused() {

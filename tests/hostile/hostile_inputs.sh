@@ -13,18 +13,13 @@ source_dir=$3
 python=${4:-/usr/bin/python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"  # check, passes, failures, mpi_flags
 cd "$work" || exit 1
-failures=0
-passes=0
 limit_s=30  # per command: a hang is a failure, not a stuck test
 
 outcome() {  # outcome CASE STATUS RESULT: for ZONEODE_OUTCOMES
   [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "$1 $2 $3" >>"$ZONEODE_OUTCOMES"
   [ "$3" = pass ]
-}
-check() {  # check NAME COMMAND...
-  local name=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
 }
 quietly() {  # quietly COMMAND...: runs it with a time limit, output shown only on failure
   timeout "$limit_s" "$@" >quiet.log 2>&1 || { echo "  $(printf '%.200s' "$*") exited $?"; tail -5 quiet.log; return 1; }
