@@ -203,30 +203,42 @@ TEST(Qss2Order, FixedStepsConvergeAtSecondOrderAndAFirstOrderFaultIsCaught) {
   }
 }
 
+// One qss2 attempt from Y at T9 = rho = 1 with step dt, written out from the update's pieces as
+// integrate_zone makes it (zero floor): the predictor y_p and the corrector y_c of every species.
+struct Qss2Attempt {
+  std::vector<double> predicted, corrected;
+};
+Qss2Attempt one_attempt(const CompactNetwork& compact, const std::vector<double>& Y, double dt) {
+  const StepView net = compact.step_view();
+  const std::size_t n = Y.size();
+  std::vector<double> rate(net.reaction_count), flux(net.reaction_count), q0(n), p0(n);
+  Qss2Attempt attempt{std::vector<double>(n), std::vector<double>(n)};
+  zone_rate_factors(compact.rate_view(), 1.0, 1.0, rate.data());
+  zone_fluxes(net, rate.data(), Y.data(), flux.data());
+  for (int i = 0; i < static_cast<int>(n); ++i) {
+    q0[i] = creation_sum(net, i, flux.data());
+    p0[i] = qss_loss_rate(Y[i], destruction_sum(net, i, flux.data()));
+    attempt.predicted[i] = qss_predictor(Y[i], q0[i], p0[i], dt, 0.0);
+  }
+  zone_fluxes(net, rate.data(), attempt.predicted.data(), flux.data());
+  for (int i = 0; i < static_cast<int>(n); ++i)
+    attempt.corrected[i] = qss_corrector(Y[i], q0[i], p0[i], creation_sum(net, i, flux.data()),
+                                         qss_loss_rate(attempt.predicted[i], destruction_sum(net, i, flux.data())),
+                                         dt, 0.0);
+  return attempt;
+}
+
 TEST(Qss2Order, TheEstimateScalesAsDtSquared) {
   // One step from the same state with dt and dt/2: |y_c - y_p| falls x4 (estimate order 1, so the
   // controller's err^(-1/2) is right); a dt^3 estimate would fall x8.
   const Network network = decay_chain_network(chain_rates);
   const CompactNetwork compact(network);
-  const StepView net = compact.step_view();
+  const std::vector<double> Y = {0.6 * y0, 0.3 * y0, 0.1 * y0, 0.0};
   std::vector<double> estimates;
   for (double dt : {1e-2, 5e-3, 2.5e-3}) {
-    std::vector<double> rate(net.reaction_count), flux(net.reaction_count), Y = {0.6 * y0, 0.3 * y0, 0.1 * y0, 0.0},
-                        q0(4), p0(4), y(4);
-    zone_rate_factors(compact.rate_view(), 1.0, 1.0, rate.data());
-    zone_fluxes(net, rate.data(), Y.data(), flux.data());
-    for (int i = 0; i < 4; ++i) {
-      q0[i] = creation_sum(net, i, flux.data());
-      p0[i] = qss_loss_rate(Y[i], destruction_sum(net, i, flux.data()));
-      y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, 0.0);
-    }
-    zone_fluxes(net, rate.data(), y.data(), flux.data());
+    const Qss2Attempt attempt = one_attempt(compact, Y, dt);
     double worst = 0.0;
-    for (int i = 0; i < 4; ++i) {
-      const double c = qss_corrector(Y[i], q0[i], p0[i], creation_sum(net, i, flux.data()),
-                                     qss_loss_rate(y[i], destruction_sum(net, i, flux.data())), dt, 0.0);
-      worst = std::fmax(worst, std::fabs(c - y[i]));
-    }
+    for (int i = 0; i < 4; ++i) worst = std::fmax(worst, std::fabs(attempt.corrected[i] - attempt.predicted[i]));
     estimates.push_back(worst);
   }
   for (int k = 0; k < 2; ++k) EXPECT_NEAR(estimates[k] / estimates[k + 1], 4.0, 0.3) << k;
@@ -237,22 +249,10 @@ TEST(Qss2Order, TheEstimateScalesAsDtSquared) {
   IntegratorSettings s = settings(StepSchedule::adaptive, 3e-2, t0, 10.0);  // estimate ~0.3
   s.dt_initial = dt;
   s.max_steps = 2;  // two attempts, then max_steps: time_reached = t0 + dt + the second dt
-  const std::vector<double> Y = {0.6 * y0, 0.3 * y0, 0.1 * y0, 0.0};
-  std::vector<double> rate(net.reaction_count), flux(net.reaction_count), q0(4), p0(4), y(4);
-  zone_rate_factors(compact.rate_view(), 1.0, 1.0, rate.data());
-  zone_fluxes(net, rate.data(), Y.data(), flux.data());
-  for (int i = 0; i < 4; ++i) {
-    q0[i] = creation_sum(net, i, flux.data());
-    p0[i] = qss_loss_rate(Y[i], destruction_sum(net, i, flux.data()));
-    y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, 0.0);
-  }
-  zone_fluxes(net, rate.data(), y.data(), flux.data());
+  const Qss2Attempt attempt = one_attempt(compact, Y, dt);
   double error = 0.0;
-  for (int i = 0; i < 4; ++i) {
-    const double c = qss_corrector(Y[i], q0[i], p0[i], creation_sum(net, i, flux.data()),
-                                   qss_loss_rate(y[i], destruction_sum(net, i, flux.data())), dt, 0.0);
-    error = combine_error(error, qss_scaled_error(s, Y[i], y[i], c));
-  }
+  for (int i = 0; i < 4; ++i)
+    error = combine_error(error, qss_scaled_error(s, Y[i], attempt.predicted[i], attempt.corrected[i]));
   ASSERT_GT(error, 0.05);  // accepted, and the growth is set by the estimate, not by its limits
   ASSERT_LT(error, 1.0);
   const Burn b = burn(network, s, Y);
