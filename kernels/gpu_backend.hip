@@ -150,18 +150,11 @@ class GpuBackend final : public Backend {
     args_.step_block_bytes = network.step_block_bytes();
     args_.settings = settings;
     self_heating_ = network.physics().self_heating;
-    // Screening, partition functions and self-heating run in each variant's physics instantiation
-    // (zone_team_physics.hpp); neutrino losses only change Q and run in the plain one.
+    // Screening, partition functions and self-heating run in each kernel's physics instantiation
+    // (zone_team_physics.hpp, implicit_team.hpp; the one-zone-per-thread implicit kernel runs the
+    // serial method, which reads the options); neutrino losses only change Q and run in the plain one.
     const PhysicsOptions& physics = network.physics();
     context_.physics = physics.screening != ScreeningKind::none || physics.partition_functions || physics.self_heating;
-    // The qss2 and implicit kernels take partition functions and neutrino losses (through the rate
-    // factors and Q) but have no hooks for screening or self-heating. The deck refuses that before
-    // any work (read_physics); this guards callers that bypass the deck.
-    if (settings.method != IntegrationMethod::asymptotic &&
-        (physics.screening != ScreeningKind::none || physics.self_heating))
-      throw InputError(std::string("integrator.method: ") + std::string(integration_method_name(settings.method)) +
-                       " on the GPU: physics.screening and physics.self_heating run with the asymptotic method "
-                       "only (or on run.backend: cpu)");
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();

@@ -71,7 +71,9 @@ constexpr int implicit_team_min_blocks = SIZE >= 256 ? 4 : 1;
 
 // Placement from the per-block workspace (LaunchPlan::workspace_doubles): none, everything in
 // LDS; the cold arrays' size, the hot ones in LDS; both sizes, everything in global memory.
-template <int SIZE>
+// PHYSICS: the instantiation with screening and self-heating (implicit_team.hpp), launched when an
+// option is on (LaunchPlan::physics), so that the plain kernel keeps its registers.
+template <int SIZE, bool PHYSICS>
 __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];
   __shared__ double scratch[2 * DeviceTeam<SIZE>::waves];
@@ -94,38 +96,39 @@ __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_t
     if (zone >= a.zones) break;
     double* Y_zone = a.abundances + zone * n;
     team.for_each(n, [&](int i) { w.Y[i] = Y_zone[i]; });
-    const ZoneResult result = implicit_team::integrate_zone(team, network, a.implicit_schedule, a.settings,
+    const ZoneResult result = implicit_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings,
                                                             a.temperature[zone], a.density[zone], w);
     team.for_each(n, [&](int i) { Y_zone[i] = w.Y[i]; });
     if (threadIdx.x == 0) a.results[zone] = result;
   }
 }
 
-template <int SIZE>
+template <int SIZE, bool PHYSICS>
 int resident_blocks(std::size_t shared_bytes, const LaunchContext& c) {
   int per_multiprocessor = 0;
-  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, implicit_team_kernel<SIZE>, SIZE,
+  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, implicit_team_kernel<SIZE, PHYSICS>, SIZE,
                                                      shared_bytes);
   return per_multiprocessor * c.multiprocessors;
 }
 
-template <int SIZE>
+template <int SIZE, bool PHYSICS>
 LaunchPlan plan_team(const LaunchContext& c, int kernel) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
   const std::size_t hot = 8 * static_cast<std::size_t>(split.hot), all = 8 * static_cast<std::size_t>(split.hot + split.cold);
   const std::size_t static_bytes = 16 * DeviceTeam<SIZE>::waves + 64;  // scratch and the zone slot
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
-  (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(implicit_team_kernel<SIZE>),
+  (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS>),
                             gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(room));
   LaunchPlan plan;
   plan.block = SIZE;
   plan.kernel = kernel;
+  plan.physics = PHYSICS;
   const char* placement = "everything in global memory";
-  int resident = resident_blocks<SIZE>(0, c);
+  int resident = resident_blocks<SIZE, PHYSICS>(0, c);
   plan.workspace_doubles = split.hot + split.cold;
   if (hot <= room) {  // the cold arrays too where that keeps as many blocks resident
-    const int with_hot = resident_blocks<SIZE>(hot, c);
-    const int with_all = all <= room ? resident_blocks<SIZE>(all, c) : 0;
+    const int with_hot = resident_blocks<SIZE, PHYSICS>(hot, c);
+    const int with_all = all <= room ? resident_blocks<SIZE, PHYSICS>(all, c) : 0;
     const bool everything = with_all >= with_hot && with_all > 0;
     plan.shared_bytes = everything ? all : hot;
     plan.workspace_doubles = everything ? 0 : split.cold;
@@ -156,18 +159,29 @@ LaunchPlan plan_team(const LaunchContext& c, int kernel) {
 
 constexpr int implicit_team_block = 256;
 
-LaunchPlan plan_implicit_team(const LaunchContext& c) { return plan_team<implicit_team_block>(c, implicit_team_kernel_id); }
-LaunchPlan plan_implicit_wave(const LaunchContext& c) { return plan_team<wave_size>(c, implicit_wave_kernel_id); }
+LaunchPlan plan_implicit_team(const LaunchContext& c) {
+  return c.physics ? plan_team<implicit_team_block, true>(c, implicit_team_kernel_id)
+                   : plan_team<implicit_team_block, false>(c, implicit_team_kernel_id);
+}
+LaunchPlan plan_implicit_wave(const LaunchContext& c) {
+  return c.physics ? plan_team<wave_size, true>(c, implicit_wave_kernel_id)
+                   : plan_team<wave_size, false>(c, implicit_wave_kernel_id);
+}
 bool implicit_team_fits_on_chip(const LaunchContext& c) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
   return 8 * static_cast<std::size_t>(split.hot) + 16 * (implicit_team_block / wave_size) + 64 <= c.max_shared_bytes;
 }
 
 void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args) {
-  if (plan.kernel == implicit_wave_kernel_id) {
-    implicit_team_kernel<wave_size><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  const bool wave = plan.kernel == implicit_wave_kernel_id;
+  if (wave && plan.physics) {
+    implicit_team_kernel<wave_size, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (wave) {
+    implicit_team_kernel<wave_size, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.physics) {
+    implicit_team_kernel<implicit_team_block, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else {
-    implicit_team_kernel<implicit_team_block><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    implicit_team_kernel<implicit_team_block, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   }
 }
 

@@ -22,14 +22,16 @@
 #include "integrators/implicit.hpp"
 #include "integrators/implicit_team_view.hpp"
 #include "integrators/method_network.hpp"
+#include "physics/self_heating.hpp"
 
 namespace zoneode {
 
 // One zone's arrays for a team (each on chip or in global memory, as the kernel placed them); the
-// sizes of ImplicitWorkspaceLayout, plus Y (species) and f0 (the serial code's `state`).
+// sizes of ImplicitWorkspaceLayout, plus Y (species) and f0 (the serial code's `state`). The
+// screening column and its solution exist with screening on only (null otherwise).
 struct ImplicitTeamArrays {
   double *Y, *rate_factor, *flux, *slot, *jacobian, *matrix, *energy_row, *ye_column, *ye_solution, *rhs, *f0,
-      *stages, *solve;
+      *stages, *solve, *screening_column, *screening_solution;
 };
 
 // Where a team's arrays are: doubles of the part in LDS (Y, then the workspace from `matrix` to its
@@ -56,7 +58,9 @@ ZONEODE_HD inline ImplicitTeamArrays implicit_team_arrays(const ImplicitWorkspac
           w + (l.rhs - l.matrix),
           w + (l.state - l.matrix),
           w + (l.stages - l.matrix),
-          w + (l.solve - l.matrix)};
+          w + (l.solve - l.matrix),
+          l.screening_column > 0 ? w + (l.screening_column - l.matrix) : nullptr,
+          l.screening_solution > 0 ? w + (l.screening_solution - l.matrix) : nullptr};
 }
 
 namespace implicit_team {
@@ -141,12 +145,58 @@ ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const dou
   return team.sum(net.reaction_count, [&](int r) { return flux[r] * net.q_value_MeV[r]; });
 }
 
-// The analytic Jacobian at Y (entries, Ye column, energy row) from the rate factors.
+// The screening plasma of abundances X at T9 [GK] and rho [g/cm^3] with electron fraction ye:
+// weak screening also needs sum Z^2 X (one more reduction; every thread calls this).
+template <typename Team>
+ZONEODE_HD inline ScreeningPlasma plasma_at(const Team& team, const StepView& net, double T9, double rho,
+                                            const double* X, double ye) {
+  const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
+  const double z2 =
+      weak ? team.sum(net.species_count, [&](int i) { return net.species_Z[i] * net.species_Z[i] * X[i]; }) : 0.0;
+  return make_screening_plasma(T9, rho, ye, z2);
+}
+
+// Screened fluxes at X (screening on): reaction_flux() with the plasma, as the serial zone_fluxes().
+template <typename Team>
+ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const double* rate_factor, const double* X,
+                                double ye, const ScreeningPlasma& plasma, double* flux) {
+  team.for_each(net.reaction_count, [&](int r) { flux[r] = reaction_flux(net, r, rate_factor[r], X, ye, plasma); });
+  return team.sum(net.reaction_count, [&](int r) { return flux[r] * net.q_value_MeV[r]; });
+}
+
+// Screening's part of the Jacobian at Y (jacobian.hpp's screening_jacobian_columns, with the team):
+// flux holds the screened fluxes at Y on entry and q_r = flux_r dh_r/dye on return; the screening
+// column c = species_rates(q) is added to the Ye column, (sum_r Q_r q_r)(Z [+ Z^2 weak]) to the
+// energy row.
+template <typename Team>
+ZONEODE_HD inline void screening_columns(const Team& team, const StepView& net, const ScreeningPlasma& plasma,
+                                         const ImplicitTeamArrays& w) {
+  const ScreeningKind kind = static_cast<ScreeningKind>(net.screening);
+  team.for_each(net.reaction_count, [&](int r) {
+    double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
+    const int count = reactant_nuclei(net, r, z, a);
+    w.flux[r] *= reaction_screening_slopes(kind, count, z, a, plasma).d_ye;
+  });
+  const double energy = team.sum(net.reaction_count, [&](int r) { return w.flux[r] * net.q_value_MeV[r]; });
+  const bool weak = kind == ScreeningKind::weak;
+  team.for_each(net.species_count, [&](int i) {
+    const double c = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux), Z = net.species_Z[i];
+    w.screening_column[i] = c;
+    w.ye_column[i] += c;
+    w.energy_row[i] += weak ? energy * (Z + Z * Z) : energy * Z;
+  });
+}
+
+// The analytic Jacobian at Y (entries, Ye column, energy row) from the rate factors; `plasma`
+// (null: unscreened) gives the screening at Y, as the serial flux_derivative_slots().
 template <typename Team>
 ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const JacobianView& jac,
-                                const ImplicitScheduleView& sc, const ImplicitTeamArrays& w, double ye) {
-  team.for_each(net.reaction_count,
-                [&](int r) { reaction_flux_derivative_slots(net, jac, r, w.rate_factor[r], w.Y, ye, w.slot); });
+                                const ImplicitScheduleView& sc, const ImplicitTeamArrays& w, double ye,
+                                const ScreeningPlasma* plasma = nullptr) {
+  team.for_each(net.reaction_count, [&](int r) {
+    const double rate = plasma ? w.rate_factor[r] * reaction_screening(net, r, *plasma) : w.rate_factor[r];
+    reaction_flux_derivative_slots(net, jac, r, rate, w.Y, ye, w.slot);
+  });
   const int n = net.species_count, entries = jac.entry_count;
   team.for_each(entries + 2 * n, [&](int x) {
     double sum = 0.0;
@@ -175,9 +225,13 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
 }
 
 // The zone in w.Y (species_count values, in and out), from settings.start_time to end_time at T9
-// [GK] and rho [g/cm^3]; the contract of implicit::integrate_zone, without screening and
-// self-heating (refused with run.backend: gpu). Every thread returns the result.
-template <typename Team>
+// [GK] and rho [g/cm^3]; the contract of implicit::integrate_zone. Every thread returns the result.
+// PHYSICS: the instantiation with screening and self-heating (as the step view's flags ask: the
+// screened fluxes and Jacobian, the Woodbury correction of weak screening's second rank, T9 and the
+// rate factors after each accepted step); without it those flags are not read, and the kernel
+// keeps the registers of a run without options (partition functions and neutrino losses are in
+// the rate factors and Q either way).
+template <bool PHYSICS = false, typename Team>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
                                             double T9, double rho, const ImplicitTeamArrays& w) {
@@ -196,14 +250,34 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   bool jacobian_current = false;
   double release_start = 0.0;
   double stage_energy[rodas3::stages];
-  const bool captures = imp.jacobian.ye_term_count > 0;
+  const bool screening = PHYSICS && net.screening != 0;
+  // J = J_sparse + u Z^T [+ v (Z^2)^T] (implicit.hpp): u the Ye column (captures, screening), v the
+  // screening column (weak screening): Sherman-Morrison for u alone, Woodbury for both.
+  const bool ye_rank = imp.jacobian.ye_term_count > 0 || screening;
+  const bool z2_rank = PHYSICS && net.screening == static_cast<int>(ScreeningKind::weak);
+  auto Z2_times = [&](const double* x) {
+    return team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * x[i]; });
+  };
+  // Fluxes at X (electron fraction ye), screened where screening is on; sum_r flux_r Q_r.
+  auto fluxes_at = [&](const double* X, double ye) {
+    if (!screening) return fluxes(team, net, w.rate_factor, X, ye, w.flux);
+    return fluxes(team, net, w.rate_factor, X, ye, plasma_at(team, net, T9, rho, X, ye), w.flux);
+  };
   while (control.begin_attempt()) {
     const double h = control.step();
     if (!jacobian_current) {
       const double ye = Z_times(Y);
-      release_start = fluxes(team, net, w.rate_factor, Y, ye, w.flux);
-      team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
-      jacobian(team, net, imp.jacobian, sc, w, ye);
+      if (screening) {
+        const ScreeningPlasma plasma = plasma_at(team, net, T9, rho, Y, ye);
+        release_start = fluxes(team, net, w.rate_factor, Y, ye, plasma, w.flux);
+        team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
+        jacobian(team, net, imp.jacobian, sc, w, ye, &plasma);
+        screening_columns(team, net, plasma, w);  // flux (at Y, used above) becomes scratch
+      } else {
+        release_start = fluxes(team, net, w.rate_factor, Y, ye, w.flux);
+        team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
+        jacobian(team, net, imp.jacobian, sc, w, ye);
+      }
       ++rhs_evaluations;
       ++jacobian_evaluations;
       jacobian_current = true;
@@ -216,7 +290,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     });
     factor(team, sc, w.matrix);
     ++factorizations;
-    double ye_denominator = 1.0;  // 1 - Z . w; w solved with stage 1 (k_4's room as its scratch)
+    // C = I - [Z Z^2]^T [w x], w = M_s^-1 u, x = M_s^-1 v: solved with stage 1 (the rooms of k_4
+    // and k_3 as their scratch); C_11 alone for Sherman-Morrison.
+    double ye_denominator = 1.0, c12 = 0.0, c21 = 0.0, c22 = 1.0;
 
     double release = release_start;
     for (int s = 0; s < rodas3::stages; ++s) {
@@ -234,7 +310,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           w.solve[i] = y;
           return net.species_Z[i] * y;
         });
-        release = fluxes(team, net, w.rate_factor, w.solve, ye, w.flux);
+        release = fluxes_at(w.solve, ye);
         team.for_each(n, [&](int i) { couple(i, creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux)); });
         ++rhs_evaluations;
       } else {
@@ -243,7 +319,16 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       }
       double energy_rhs = release;
       for (int j = 0; j < s; ++j) energy_rhs += (rodas3::c(row + j) / h) * stage_energy[j];
-      if (captures && s == 0) {
+      if (z2_rank && s == 0) {
+        const double* const b[3] = {w.rhs, w.ye_column, w.screening_column};
+        double* const x[3] = {k, w.ye_solution, w.screening_solution};
+        double* const work[3] = {w.solve, w.stages + 3 * n, w.stages + 2 * n};
+        solve<3>(team, imp.lu, sc, w.matrix, b, x, work);
+        ye_denominator = 1.0 - Z_times(w.ye_solution);
+        c12 = -Z_times(w.screening_solution);
+        c21 = -Z2_times(w.ye_solution);
+        c22 = 1.0 - Z2_times(w.screening_solution);
+      } else if (ye_rank && s == 0) {
         const double* const b[2] = {w.rhs, w.ye_column};
         double* const x[2] = {k, w.ye_solution};
         double* const work[2] = {w.solve, w.stages + (rodas3::stages - 1) * n};
@@ -252,7 +337,13 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       } else {
         solve(team, imp.lu, sc, w.matrix, w.rhs, k, w.solve);
       }
-      if (captures) {
+      if (z2_rank) {
+        const double z_dot_k = Z_times(k), z2_dot_k = Z2_times(k);
+        const double determinant = ye_denominator * c22 - c12 * c21;
+        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
+        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
+        team.for_each(n, [&](int i) { k[i] += along_w * w.ye_solution[i] + along_x * w.screening_solution[i]; });
+      } else if (ye_rank) {
         const double correction = Z_times(k) / ye_denominator;
         team.for_each(n, [&](int i) { k[i] += correction * w.ye_solution[i]; });
       }
@@ -281,6 +372,12 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       const double scale = control.scale();
       team.for_each(n, [&](int i) { Y[i] = fmax(w.rhs[i] * scale, settings.abundance_floor); });
       jacobian_current = false;
+      if (PHYSICS && net.self_heating) {  // heated by the step's release, c_v of the new state
+        const double ions = team.sum(n, [&](int i) { return Y[i]; });
+        T9 = heated_temperature_from_sums(T9, rho, ions, Z_times(Y), released);
+        team.for_each(network.rates.reaction_count,
+                      [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, T9, rho); });
+      }
     }
   }
   ZoneResult result = control.finish(team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; }));

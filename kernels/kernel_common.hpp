@@ -90,7 +90,7 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
     if constexpr (METHOD == IntegrationMethod::qss2) {
       // y_full: predictor, then corrector; y_half: q0; after the chunk sums, p0 (zone_array_doubles).
       const auto qss2 = [&](const auto& sums, const auto& reactions) {
-        integrate_zone_team_qss2(team, sums, reactions, a.rates, net, a.settings, a.temperature[zone], a.density[zone],
+        integrate_zone_team_qss2<PHYSICS>(team, sums, reactions, a.rates, net, a.settings, a.temperature[zone], a.density[zone],
                                  Y, rate_factor, flux, y_full, y_half, chunk_sum + a.chunks, a.results + zone);
       };
       if constexpr (GROUP == 0) {

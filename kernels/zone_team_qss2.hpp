@@ -7,6 +7,7 @@
 #pragma once
 
 #include "zone_team.hpp"
+#include "zone_team_physics.hpp"
 #include "integrators/qss2.hpp"
 
 namespace zoneode::gpu {
@@ -18,7 +19,11 @@ namespace zoneode::gpu {
 // Ownership: the sums policy gives each species an owner thread, which alone writes q0, p0 and
 // y of it (start and corrector phases); the rank-strided loops (Ye, the retry's predictor, the
 // copy into Y) read them only across a barrier: every reduction and team_fluxes end with one.
-template <typename Sums, typename Reactions, typename Team, typename Array>
+// PHYSICS: the instantiation with the physics hooks (zone_team_physics.hpp), as the asymptotic
+// team integrator's: fluxes screened at the state they are evaluated at (the screened rate factors
+// go into `flux`, free at both flux evaluations: its last readers, the species phases, are behind
+// a reduction's barrier), and self-heating after each accepted step with the trapezoid's energy.
+template <bool PHYSICS = false, typename Sums, typename Reactions, typename Team, typename Array>
 __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& sums, const Reactions& reactions,
                                                 const RateView& rates, const StepView& net,
                                                 const IntegratorSettings& settings, double T9, double rho, Array Y,
@@ -36,7 +41,8 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
     double ye_part = 0.0;  // Ye of the predictor, this thread's species
     if (!start_current) {
       const double ye = team.sum(electron_fraction_part(team, net, Y));
-      release_start = team_fluxes(team, reactions, net, rate_factor, Y, ye, flux);
+      const Array rates_at_Y = team_screened_rate_factors<PHYSICS>(team, net, rate_factor, Y, T9, rho, ye, flux);
+      release_start = team_fluxes(team, reactions, net, rates_at_Y, Y, ye, flux);
       ++rhs_evaluations;
       sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
         q0[i] = fplus;
@@ -54,7 +60,8 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
     }
     // The reduction's barrier also makes every y[i] visible to the flux phase.
     const double ye_predicted = team.sum(ye_part);
-    const double release_predicted = team_fluxes(team, reactions, net, rate_factor, y, ye_predicted, flux);
+    const Array rates_at_y = team_screened_rate_factors<PHYSICS>(team, net, rate_factor, y, T9, rho, ye_predicted, flux);
+    const double release_predicted = team_fluxes(team, reactions, net, rates_at_y, y, ye_predicted, flux);
     ++rhs_evaluations;
     AttemptPartials part;
     sums.for_each_species(team, net, flux, [&](int i, double fplus, double fminus) {
@@ -78,6 +85,11 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
       for (int i = team.rank(); i < S; i += Team::size) Y[i] = y[i] * scale;
       start_current = false;
       // The next Ye sum reads Y[i] only where this thread wrote it; its barrier precedes the fluxes.
+      if constexpr (PHYSICS) {  // both release slots hold the trapezoid's mean (qss2::integrate_zone)
+        if (net.self_heating)
+          T9 = team_self_heating(team, rates, net, T9, rho, Y, step_released_energy(settings.schedule, dt, reductions),
+                                 rate_factor);
+      }
     }
   }
   double final_mass = 0.0;
@@ -86,6 +98,7 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
   if (team.rank() == 0) {
     *result = control.finish(final_mass);
     result->rhs_evaluations = rhs_evaluations;
+    result->final_T9 = T9;  // where self-heating took the zone (its input T9 otherwise)
   }
 }
 

@@ -5,10 +5,12 @@
 #      physics option alone (screening weak and chugunov2007, partition functions, neutrino losses,
 #      self-heating) and all together, the CPU backend against every variant at relative 1e-12
 #      (T9 included), and adaptive self-heating with weak screening against the CPU's one-ulp
-#      yardstick;
+#      yardstick; the qss2 and implicit methods with weak screening and with all options, every
+#      variant that runs them, against the CPU with the same method (qss2 1e-12, implicit 1e-10);
 #   2. times final on c2 (window to 1e-8 s: 694 steps per zone) at 65,536 zones with each option
 #      and without (ns per zone-step of integrate() alone, one run each; all options together also
-#      without final's launch bound), and reports the zones' T9 rise under self-heating;
+#      without final's launch bound), qss2 and implicit (8,192 zones) without and with options, and
+#      reports the zones' T9 rise under self-heating;
 # and prints one table. OUT gets: gpu-physics.txt (the table), validation.log, timing.csv,
 # logs.tgz (build log, every run's log and summary, the compare reports).
 # Usage: scripts/gpu-physics.sh OUT
@@ -75,8 +77,14 @@ cells=(
   "all|physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true"
   "all@128x0x0|physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true run.kernel_config=128x0x0"
   "none(again)|"
+  "qss2:none|integrator.method=qss2"
+  "qss2:all|integrator.method=qss2 physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true"
+  "implicit:none|integrator.method=implicit zones.count=8192"
+  "implicit:all|integrator.method=implicit zones.count=8192 physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true"
+  "implicit:weak|integrator.method=implicit zones.count=8192 physics.screening=weak"
 )
 [ "$fake" = 1 ] && cells=("${cells[@]/*@128x0x0*/}")  # the CPU has no kernel configurations
+[ "$fake" = 1 ] && cells=("${cells[@]/ zones.count=8192/}")  # the rehearsal's small counts
 echo "option,ns_per_zone_step,zone_steps,failed_zone_steps" >"$out/timing.csv"
 for cell in "${cells[@]}"; do
   [ -n "$cell" ] || continue
@@ -112,7 +120,8 @@ print(f"{title}issue 21 physics on the GPU: rp-z24 c2 regime; max rel. diff. GPU
       f"final timed at {zones} zones")
 print(f"{'option':<21} {'variants ok':>11} {'max rel diff':>12} {'final ns/zs':>12} {'x none':>7} {'failed':>6}")
 rows = ["none", "weak", "chugunov2007", "partition_functions", "neutrino_losses", "self_heating", "all",
-        "all@128x0x0", "none(again)", "adaptive"]
+        "all@128x0x0", "none(again)", "adaptive", "qss2:none", "qss2:weak", "qss2:all", "implicit:none",
+        "implicit:weak", "implicit:all"]
 for option in rows:
     t = times.get(option)
     if option not in cells and t is None:
@@ -123,10 +132,15 @@ for option in rows:
     worst = f"{max(diffs):.2e}" if diffs else "-"
     ns = float(t["ns_per_zone_step"]) if t else float("nan")
     ns_text = f"{ns:.2f}" if t else "-"
-    ratio = f"{ns / base:.2f}" if t and base == base and base > 0 else "-"
+    # x none: against the same method's run without options (METHOD:none), the asymptotic's otherwise
+    own = float(times[option.split(":")[0] + ":none"]["ns_per_zone_step"]) if ":" in option and \
+        option.split(":")[0] + ":none" in times else base
+    ratio = f"{ns / own:.2f}" if t and own == own and own > 0 else "-"
     failed = t["failed_zone_steps"] if t else "-"
     print(f"{option:<21} {ok:>11} {worst:>12} {ns_text:>12} {ratio:>7} {failed:>6}")
 print("adaptive: self-heating + weak screening, the GPU within 10x the CPU's one-ulp sensitivity (compare_adaptive.py)")
+print("METHOD:OPTION rows: that method on the GPU against the CPU with it (qss2 1e-12, implicit 1e-10); "
+      "implicit timed at 8,192 zones; x none against the method's own run without options")
 try:
     import h5py, numpy as np
     with h5py.File(heated + "-cpu_step000000.h5", "r") as f0, h5py.File(heated + "-final_step000001.h5", "r") as f1:

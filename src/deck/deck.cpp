@@ -206,11 +206,9 @@ ValidationDeck read_validation(DeckSection section) {
 }
 
 // Every key written out (the resolved deck says what was modelled), all off by default. Every
-// option runs with every method on the CPU backend and with the asymptotic method on the GPU
-// (kernels/zone_team_physics.hpp); the GPU's qss2 and implicit kernels evaluate partition
-// functions and neutrino losses but neither screening nor self-heating, so those are refused here,
-// before any work, rather than left out.
-PhysicsOptions read_physics(DeckSection section, BackendKind backend, IntegrationMethod method) {
+// option runs with every method on both backends (the GPU's in each kernel's physics
+// instantiation: kernels/zone_team_physics.hpp, implicit_team.hpp).
+PhysicsOptions read_physics(DeckSection section) {
   PhysicsOptions physics;
   physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);
   physics.partition_functions = section.boolean("partition_functions", false);
@@ -220,15 +218,6 @@ PhysicsOptions read_physics(DeckSection section, BackendKind backend, Integratio
     section.fail("partition_table", "partition_functions: true with a partition_table");
   physics.self_heating = section.boolean("self_heating", false);
   physics.neutrino_losses = section.boolean("neutrino_losses", false);
-  if (backend == BackendKind::gpu && method != IntegrationMethod::asymptotic) {
-    const std::string expected = std::string("off with integrator.method: ") +
-                                 std::string(integration_method_name(method)) +
-                                 " on run.backend: gpu (screening and self-heating run with every method on the "
-                                 "CPU backend and with the asymptotic method on the GPU)";
-    if (physics.screening != ScreeningKind::none)
-      section.fail("screening", expected, std::string(screening_kind_name(physics.screening)));
-    if (physics.self_heating) section.fail("self_heating", expected, "true");
-  }
   section.finish();
   return physics;
 }
@@ -254,7 +243,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
-  deck.physics = read_physics(root.section("physics"), deck.run.backend, deck.integrator.method);
+  deck.physics = read_physics(root.section("physics"));
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;
