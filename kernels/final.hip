@@ -177,7 +177,7 @@ void prepare(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& 
   args.chunk_terms = uploads.upload(chunks.terms);
   args.chunk_column_start = uploads.upload(chunks.column_start);
   args.chunk_length = uploads.upload(chunks.length);
-  args.chunk_position = uploads.upload(chunks.position);
+  args.chunk_list_index = uploads.upload(chunks.list_index);
   args.creation_chunks = uploads.upload(chunks.creation_chunks);
   args.destruction_chunks = uploads.upload(chunks.destruction_chunks);
   args.chunks = chunks.chunks();

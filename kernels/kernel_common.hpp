@@ -94,14 +94,14 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
                                  Y, rate_factor, flux, y_full, y_half, chunk_sum + a.chunks, a.results + zone);
       };
       if constexpr (GROUP == 0) {
-        qss2(ChunkSums{a.chunk_terms, a.chunk_column_start, a.chunk_length, a.chunk_position, a.creation_chunks,
+        qss2(ChunkSums{a.chunk_terms, a.chunk_column_start, a.chunk_length, a.chunk_list_index, a.creation_chunks,
                        a.destruction_chunks, a.chunks, chunk_sum},
              WordReactions{a.reaction_words, a.reactant_slots});
       } else {
         qss2(LaneGroupSums<GROUP>{}, StepViewReactions{});
       }
     } else if constexpr (GROUP == 0) {
-      const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_position,
+      const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_list_index,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};
       integrate_zone_team<FUSED_YE, SWAP, PHYSICS>(team, sums, WordReactions{a.reaction_words, a.reactant_slots}, a.rates, net, a.settings, a.temperature[zone], a.density[zone], Y,
                                     rate_factor, flux, y_full, y_half, a.results + zone);

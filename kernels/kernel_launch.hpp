@@ -35,7 +35,7 @@ struct KernelArgs {
   const reaction_index_t* chunk_terms = nullptr;      // [unit terms]: reaction, by column
   const std::int32_t* chunk_column_start = nullptr;   // [longest chunk + 1]
   const std::int32_t* chunk_length = nullptr;         // [chunks]
-  const std::int32_t* chunk_position = nullptr;       // [chunks]
+  const std::int32_t* chunk_list_index = nullptr;     // [chunks]
   const std::int32_t* creation_chunks = nullptr;      // [species + 1]
   const std::int32_t* destruction_chunks = nullptr;   // [species + 1]
   const std::uint64_t* reaction_words = nullptr;      // [reactions]: ReactionWords
@@ -59,6 +59,7 @@ struct TermChunks {
   std::vector<std::int32_t> column_start;        // [longest chunk + 1]
   std::vector<std::int32_t> length;              // [chunks], chunk c's terms (longest first)
   std::vector<std::int32_t> position;            // [chunks]: the number of the k-th chunk in list order
+  std::vector<std::int32_t> list_index;          // [chunks]: the list-order number of stored chunk c (position's inverse)
   std::vector<std::int32_t> creation_chunks;     // [species + 1]: species i's F+ chunks are the list-order
   std::vector<std::int32_t> destruction_chunks;  // [species + 1]  chunks [c[i], c[i + 1]), and its F- ones
   int chunks() const { return static_cast<int>(length.size()); }

@@ -122,6 +122,7 @@ TermChunks make_term_chunks(const StepView& network, int chunk_terms, bool bank_
                    [&](std::int32_t a, std::int32_t b) { return list[a].size() > list[b].size(); });
   std::vector<std::vector<reaction_index_t>> stored(list.size());
   chunks.position.resize(list.size());
+  chunks.list_index = order;
   for (std::size_t c = 0; c < order.size(); ++c) {
     chunks.position[order[c]] = static_cast<std::int32_t>(c);
     chunks.length.push_back(static_cast<std::int32_t>(list[order[c]].size()));

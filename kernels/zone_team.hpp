@@ -198,19 +198,21 @@ struct LaneGroupSums {
 // Balanced chunks (final): the F+ and F- term lists, end to end, with a term of factor k written
 // as k unit terms, are cut into chunks of at most a few terms of one species' list, about one
 // chunk per thread, and stored by column for coalesced loads (TermChunks in kernel_launch.hpp,
-// built on the host). Each thread sums its chunks into LDS; after a barrier each species adds its
-// few chunks in list order. A species with 686 terms (s150's neutron) no longer holds its whole
+// built on the host). Each thread sums its chunks into LDS at the chunks' list-order numbers
+// (one index per chunk, loaded beside its terms); after a barrier each species adds its few
+// chunks in list order, from consecutive LDS words (no index per chunk on the species' serial
+// path: the heaviest species' sum is the longest chain of a step when zones are few). A species with 686 terms (s150's neutron) no longer holds its whole
 // block back. A term is a reaction index only: flux[r] added k times instead of k * flux[r]
 // (no conversion, no multiply; rounding differs from the CPU's in the last bits).
 struct ChunkSums {
   const reaction_index_t* terms;          // by column: term j of chunk c at terms[column_start[j] + c]
   const std::int32_t* column_start;
   const std::int32_t* length;             // [chunks]
-  const std::int32_t* position;           // [chunks]: list order -> storage order
+  const std::int32_t* list_index;         // [chunks]: storage order -> list order
   const std::int32_t* creation_chunks;    // [species + 1]: species i's F+ chunks, in list order
   const std::int32_t* destruction_chunks; // [species + 1]: its F- chunks
   int chunks;
-  double* chunk_sum;                      // LDS, [chunks], in storage order
+  double* chunk_sum;                      // LDS, [chunks], in list order
 
   template <typename Team, typename Fluxes, typename Body>
   __device__ void for_each_species(const Team& team, const StepView& net, const Fluxes& flux, Body&& body) const {
@@ -218,13 +220,13 @@ struct ChunkSums {
       double sum = 0.0;
       const int terms_in_chunk = length[c];
       for (int j = 0; j < terms_in_chunk; ++j) sum += flux[terms[column_start[j] + c]];
-      chunk_sum[c] = sum;
+      chunk_sum[list_index[c]] = sum;
     }
     team.sync();
     for (int i = team.rank(); i < net.species_count; i += Team::size) {
       double fplus = 0.0, fminus = 0.0;
-      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[position[c]];
-      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[position[c]];
+      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[c];
+      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[c];
       body(i, fplus, fminus);
     }
   }

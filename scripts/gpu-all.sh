@@ -9,7 +9,7 @@
 #                                   (scripts/accuracy-cost.sh --gpu), compute-sanitizer memcheck of
 #                                   the new kernels, and the multi-rank plumbing (scripts/gpu-scaling.sh)
 # Each part has a time budget (seconds, environment: BUDGET_<PART>) so that a call ends with its
-# tables. OUT gets at most 8 files: summary.txt (every table), one folder's tarball per part.
+# tables; SKIP_PARTS="implicit scaling ..." leaves parts out (a call that re-measures only what changed). OUT gets at most 8 files: summary.txt (every table), one folder's tarball per part.
 # ZONEODE_COMMIT names the commit in the logs (the machine's copy of the tree has no .git).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +24,7 @@ log() { echo "$*" | tee -a "$summary"; }
 # part NAME BUDGET_S COMMAND...: runs one part under its budget, its output kept in OUT/NAME.log
 part() {
   local name=$1 budget=$2; shift 2
+  [[ " ${SKIP_PARTS:-} " == *" ${name%%-*} "* ]] && { log "== $name skipped (SKIP_PARTS)"; return 0; }
   log "== $name (budget ${budget} s, at $((SECONDS - t0)) s)"
   timeout --kill-after=10 "$budget" "$@" >"$out/$name.log" 2>&1
   local rc=$?
@@ -66,12 +67,16 @@ case $what in
       --cases "default rp-short" --deadline 80
     tail -12 "$out/accuracy.log" | tee -a "$summary"
     if command -v compute-sanitizer >/dev/null; then
-      for spec in "final asymptotic" "final qss2" "lds implicit" "baseline implicit"; do
-        set -- $spec
-        part "memcheck-$1-$2" 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$build/zoneode" inputs/quick.yaml \
-          --quiet --set zones.count=64 --set integrator.end_time=1e-6 --backend gpu --kernel "$1" \
-          --set integrator.method="$2"
-        grep -E "ERROR SUMMARY|exit" "$out/memcheck-$1-$2.log" | tail -1 | sed "s/^/   memcheck $1 $2: /" | tee -a "$summary"
+      # SPEC: variant, method, physics (plain, or the physics instantiation with weak screening and
+      # self-heating); MEMCHECK_SPECS overrides the list.
+      for spec in ${MEMCHECK_SPECS:-final:asymptotic:plain final:qss2:plain lds:implicit:plain baseline:implicit:plain}; do
+        IFS=: read -r variant method physics <<<"$spec"
+        extra=(); [ "$physics" = physics ] && extra=(--set physics.screening=weak --set physics.self_heating=true)
+        part "memcheck-$variant-$method-$physics" 60 compute-sanitizer --tool memcheck --error-exitcode 9 \
+          "$build/zoneode" inputs/quick.yaml --quiet --set zones.count=64 --set integrator.end_time=1e-6 --backend gpu \
+          --kernel "$variant" --set integrator.method="$method" "${extra[@]}"
+        grep -E "ERROR SUMMARY|exit" "$out/memcheck-$variant-$method-$physics.log" | tail -1 |
+          sed "s/^/   memcheck $variant $method $physics: /" | tee -a "$summary"
       done
     fi
     if [ -x scripts/gpu-scaling.sh ]; then

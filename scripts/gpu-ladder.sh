@@ -12,6 +12,7 @@
 #   LADDER_REGIMES="a b c1 c2 d"   regimes to run          LADDER_VARIANTS="..."  variants (default: the binary's)
 #   LADDER_SWEEPS="final:kernel_config=128x0x6,kernel_placement=zone final:chunk_terms=20 ..."
 #                   extra points, each validated and timed on every regime (keys are run.KEY deck keys)
+#   LADDER_SWEEP_REGIMES="d"  the regimes the extra points run on (default: every regime)
 #   LADDER_ZONES=65536 timed zones (a-c2)      LADDER_CHECK_ZONES=1024 zones compared with the CPU (a-c2)
 #   LADDER_D_ZONES=104 zones of (d)            LADDER_REPEATS=3   LADDER_SLOW_S=5: a cell whose first
 #   run takes longer is run once (the table says so)   LADDER_DEADLINE_S=400: no new cell after this
@@ -270,7 +271,7 @@ for point in ${LADDER_SWEEPS:-}; do
   [ -z "$no_device" ] || break
   v=${point%%:*} knobs=${point#*:}
   [ "$v" != "$point" ] || { log "LADDER_SWEEPS: '$point' is not variant:key=value,..."; continue; }
-  for r in $regimes; do cell "$r" "${v}[$knobs]" "$v" "$knobs"; done
+  for r in ${LADDER_SWEEP_REGIMES:-$regimes}; do cell "$r" "${v}[$knobs]" "$v" "$knobs"; done
 done
 
 # ---- zone-count sweep (optional): latency at few zones, throughput at many

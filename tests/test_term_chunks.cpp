@@ -29,6 +29,7 @@ std::vector<std::vector<reaction_index_t>> read_back(const StepView& net, const 
   for (int i = 0; i < net.species_count; ++i) {
     for (std::int32_t c = per_species[i]; c < per_species[i + 1]; ++c) {
       const std::int32_t stored = chunks.position[c];
+      EXPECT_EQ(chunks.list_index[stored], c) << "list_index is not position's inverse";
       EXPECT_GE(chunks.length[stored], 1);
       EXPECT_LE(chunks.length[stored], chunk_terms);
       for (std::int32_t j = 0; j < chunks.length[stored]; ++j) {
@@ -95,13 +96,15 @@ TEST(TermChunks, SumsMatchTheCsrSums) {
   for (double& f : flux) f = std::pow(10.0, exponent(random));
   for (bool bank_order : {false, true}) {
     const gpu::TermChunks chunks = gpu::make_term_chunks(net, 20, bank_order);
+    // As ChunkSums: stored chunk c summed into its list-order slot, species read their slots.
     std::vector<double> chunk_sum(chunks.chunks(), 0.0);
     for (int c = 0; c < chunks.chunks(); ++c)
-      for (int j = 0; j < chunks.length[c]; ++j) chunk_sum[c] += flux[chunks.terms[chunks.column_start[j] + c]];
+      for (int j = 0; j < chunks.length[c]; ++j)
+        chunk_sum[chunks.list_index[c]] += flux[chunks.terms[chunks.column_start[j] + c]];
     for (int i = 0; i < net.species_count; ++i) {
       double plus = 0.0, minus = 0.0;
-      for (int c = chunks.creation_chunks[i]; c < chunks.creation_chunks[i + 1]; ++c) plus += chunk_sum[chunks.position[c]];
-      for (int c = chunks.destruction_chunks[i]; c < chunks.destruction_chunks[i + 1]; ++c) minus += chunk_sum[chunks.position[c]];
+      for (int c = chunks.creation_chunks[i]; c < chunks.creation_chunks[i + 1]; ++c) plus += chunk_sum[c];
+      for (int c = chunks.destruction_chunks[i]; c < chunks.destruction_chunks[i + 1]; ++c) minus += chunk_sum[c];
       const double want_plus = creation_sum(net, i, flux), want_minus = destruction_sum(net, i, flux);
       EXPECT_LE(std::fabs(plus - want_plus), 1e-14 * want_plus) << "F+ species " << i;
       EXPECT_LE(std::fabs(minus - want_minus), 1e-14 * want_minus) << "F- species " << i;
