@@ -214,48 +214,21 @@ struct ChunkSums {
   int chunks;
   double* chunk_sum;                      // LDS, [chunks], in list order
 
-  // Both loops take their values in groups of 4, the group's loads issued before its adds: a
-  // loop that loads, waits and adds one value at a time costs a load latency per value (on the
-  // H200 about 100 cycles per term, three dependent loads, and 38 per chunk sum: EXPERIMENTS.md 21),
-  // where a group costs about one. The additions and their order are the plain loop's: the same bits.
   template <typename Team, typename Fluxes, typename Body>
   __device__ void for_each_species(const Team& team, const StepView& net, const Fluxes& flux, Body&& body) const {
     for (int c = team.rank(); c < chunks; c += Team::size) {
       double sum = 0.0;
       const int terms_in_chunk = length[c];
-      int j = 0;
-      for (; j + 4 <= terms_in_chunk; j += 4) {
-        const int r0 = terms[column_start[j] + c], r1 = terms[column_start[j + 1] + c];
-        const int r2 = terms[column_start[j + 2] + c], r3 = terms[column_start[j + 3] + c];
-        const double f0 = flux[r0], f1 = flux[r1], f2 = flux[r2], f3 = flux[r3];
-        sum += f0;
-        sum += f1;
-        sum += f2;
-        sum += f3;
-      }
-      for (; j < terms_in_chunk; ++j) sum += flux[terms[column_start[j] + c]];
+      for (int j = 0; j < terms_in_chunk; ++j) sum += flux[terms[column_start[j] + c]];
       chunk_sum[list_index[c]] = sum;
     }
     team.sync();
     for (int i = team.rank(); i < net.species_count; i += Team::size) {
-      const double fplus = add_chunks(creation_chunks[i], creation_chunks[i + 1]);
-      const double fminus = add_chunks(destruction_chunks[i], destruction_chunks[i + 1]);
+      double fplus = 0.0, fminus = 0.0;
+      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[c];
+      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[c];
       body(i, fplus, fminus);
     }
-  }
-  // chunk_sum[first] + ... + chunk_sum[last - 1], added in that order from 0.0.
-  __device__ double add_chunks(int first, int last) const {
-    double sum = 0.0;
-    int c = first;
-    for (; c + 4 <= last; c += 4) {
-      const double s0 = chunk_sum[c], s1 = chunk_sum[c + 1], s2 = chunk_sum[c + 2], s3 = chunk_sum[c + 3];
-      sum += s0;
-      sum += s1;
-      sum += s2;
-      sum += s3;
-    }
-    for (; c < last; ++c) sum += chunk_sum[c];
-    return sum;
   }
 };
 
