@@ -19,7 +19,7 @@
 // - Per target: on NVIDIA 128 threads per zone, the zone's arrays alone in shared memory (the
 //   network is read through the large L1) and a launch bound of 6 blocks per multiprocessor; when
 //   zones are fewer than half the resident blocks, 512 threads per zone (latency-bound: more
-//   threads shorten a step). On gfx90a (16 KB L1) the network is staged in LDS, 256 threads,
+//   threads shorten a step) and the network staged in LDS beside the zone arrays. On gfx90a (16 KB L1) the network is staged in LDS, 256 threads,
 //   4 waves per SIMD. No MI250 was available: the gfx90a choices are unmeasured.
 // Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms,
 // run.term_order.
@@ -127,8 +127,9 @@ bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_bloc
   return false;
 }
 
-LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context) {
-  LaunchPlan result = place_arrays(config.block, context, final_stages_network, true);
+// stage_network: the network may be staged in LDS too (where it fits), not only the zone arrays.
+LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context, bool stage_network = final_stages_network) {
+  LaunchPlan result = place_arrays(config.block, context, stage_network, true);
   result.group = 0;
   // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
   // too large for it, or a sweep's run.kernel_placement) run unbounded, as the run header says.
@@ -152,11 +153,13 @@ LaunchPlan plan(const LaunchContext& context) {
   const KernelConfig config = kernel_config(context, final_default);
   LaunchPlan result = plan_for(config, context);
   // Few zones leave most of the GPU idle: more threads per zone shorten each step instead. Few:
-  // less than half of what the default configuration keeps resident.
+  // less than half of what the default configuration keeps resident. A block then has its
+  // multiprocessor to itself, so its LDS holds the network too (where it fits): on the H200, (d)
+  // 26.13 ns per zone-step against 27.10 with the network read through L1 (EXPERIMENTS.md 21).
   if (!context.tuning.configured && config.block < few_zones_block) {
     LaunchContext full = context;
     full.zones = std::int64_t{1} << 40;
-    if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context);
+    if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context, true);
   }
   return result;
 }
