@@ -19,8 +19,9 @@
 // - Per target: on NVIDIA 128 threads per zone, the zone's arrays alone in shared memory (the
 //   network is read through the large L1) and a launch bound of 6 blocks per multiprocessor; when
 //   zones are fewer than half the resident blocks, 512 threads per zone (latency-bound: more
-//   threads shorten a step) and the network staged in LDS beside the zone arrays. On gfx90a (16 KB L1) the network is staged in LDS, 256 threads,
-//   4 waves per SIMD. No MI250 was available: the gfx90a choices are unmeasured.
+//   threads shorten a step) and the network staged in LDS beside the zone arrays. On gfx90a
+//   (16 KB L1) the network is staged in LDS, 256 threads, 4 waves per SIMD. No MI250 was
+//   available: the gfx90a choices are unmeasured.
 // Sweeps: run.kernel_config (BLOCKx0 or BLOCKx0xMIN_BLOCKS), run.kernel_placement, run.chunk_terms,
 // run.term_order.
 // resources: gfx90a final_kernelILi256ELb1ELb1E, sm_90 final_bounded_kernelILi128ELi6E (the instantiation each target runs by default;

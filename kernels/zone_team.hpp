@@ -201,9 +201,10 @@ struct LaneGroupSums {
 // built on the host). Each thread sums its chunks into LDS at the chunks' list-order numbers
 // (one index per chunk, loaded beside its terms); after a barrier each species adds its few
 // chunks in list order, from consecutive LDS words (no index per chunk on the species' serial
-// path: the heaviest species' sum is the longest chain of a step when zones are few). A species with 686 terms (s150's neutron) no longer holds its whole
-// block back. A term is a reaction index only: flux[r] added k times instead of k * flux[r]
-// (no conversion, no multiply; rounding differs from the CPU's in the last bits).
+// path, which bounds a step when zones are few: EXPERIMENTS.md 21). A species with 686 terms
+// (s150's neutron) no longer holds its whole block back. A term is a reaction index only: flux[r]
+// added k times instead of k * flux[r] (no conversion, no multiply; rounding differs from the
+// CPU's in the last bits).
 struct ChunkSums {
   const reaction_index_t* terms;          // by column: term j of chunk c at terms[column_start[j] + c]
   const std::int32_t* column_start;

@@ -9,7 +9,8 @@
 #                                   (scripts/accuracy-cost.sh --gpu), compute-sanitizer memcheck of
 #                                   the new kernels, and the multi-rank plumbing (scripts/gpu-scaling.sh)
 # Each part has a time budget (seconds, environment: BUDGET_<PART>) so that a call ends with its
-# tables; SKIP_PARTS="implicit scaling ..." leaves parts out (a call that re-measures only what changed). OUT gets at most 8 files: summary.txt (every table), one folder's tarball per part.
+# tables; SKIP_PARTS="implicit scaling ..." leaves parts out (a call that re-measures only what
+# changed). OUT gets at most 8 files: summary.txt (every table), one folder's tarball per part.
 # ZONEODE_COMMIT names the commit in the logs (the machine's copy of the tree has no .git).
 set -uo pipefail
 cd "$(dirname "$0")/.."
