@@ -19,6 +19,8 @@
 #       DIR (default $OUT): accuracy-cost-gpu.csv, accuracy-cost.md and .png (with the CPU rows of
 #       validation/accuracy-cost-cpu.csv), accuracy-cost.log, logs.tgz.
 #   --quick: two settings per method (a smoke test: scripts/accuracy-cost.sh --quick --reaclib z12).
+#   --methods "implicit qss2": only these methods' rows (to fill in rows an earlier call did not reach;
+#       merge them into validation/accuracy-cost-*.csv by hand).
 #   ACCURACY_COST_FAKE_GPU=1 with --gpu: the CPU backend stands in for the GPU (tests the script here).
 # Methods refused by a backend (exit 2) get a row saying so. A run whose zones fail for max_steps
 # (or a step underflow) stops that method's tighter settings in that case (they would fail the
@@ -27,6 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=cpu out="" reaclib=z24 cases="default rp-short rp-long" K=8 gpu_zones=2048 kernel=final deadline=360 quick=0
+methods="asymptotic qss2 implicit"
 run_timeout=900  # s per run; 60 on the GPU
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,7 +42,8 @@ while [ $# -gt 0 ]; do
     --kernel) kernel=$2; shift ;;
     --deadline) deadline=$2; shift ;;
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --methods) methods=$2; shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "accuracy-cost.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
   esac
   shift
@@ -152,6 +156,7 @@ for case_name in $cases; do
   tiny_end=$([ "$case_name" = default ] && echo 1.000001e-10 || echo 1.000001e-8)
   # method schedule settings
   while read -r method schedule settings; do
+    [[ " $methods " == *" $method "* ]] || continue
     for setting in $settings; do
       key=$([ "$schedule" = geometric ] && echo dt_fraction || echo rtol)
       name="$case_name-$method-$schedule-$setting"
