@@ -137,11 +137,15 @@ ZONEODE_HD inline void factor(const Team& team, const ImplicitScheduleView& sc, 
   }
 }
 
-// Fluxes at X; returns sum_r flux_r Q_r. ye: the electron fraction of X.
+// Fluxes at X; returns sum_r flux_r Q_r. ye: the electron fraction of X; `plasma` (null:
+// unscreened) the screening at X, as the serial zone_fluxes().
 template <typename Team>
 ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const double* rate_factor, const double* X,
-                                double ye, double* flux) {
-  team.for_each(net.reaction_count, [&](int r) { flux[r] = reaction_flux(net, r, rate_factor[r], X, ye); });
+                                double ye, double* flux, const ScreeningPlasma* plasma = nullptr) {
+  team.for_each(net.reaction_count, [&](int r) {
+    flux[r] = plasma ? reaction_flux(net, r, rate_factor[r], X, ye, *plasma)
+                     : reaction_flux(net, r, rate_factor[r], X, ye);
+  });
   return team.sum(net.reaction_count, [&](int r) { return flux[r] * net.q_value_MeV[r]; });
 }
 
@@ -154,14 +158,6 @@ ZONEODE_HD inline ScreeningPlasma plasma_at(const Team& team, const StepView& ne
   const double z2 =
       weak ? team.sum(net.species_count, [&](int i) { return net.species_Z[i] * net.species_Z[i] * X[i]; }) : 0.0;
   return make_screening_plasma(T9, rho, ye, z2);
-}
-
-// Screened fluxes at X (screening on): reaction_flux() with the plasma, as the serial zone_fluxes().
-template <typename Team>
-ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const double* rate_factor, const double* X,
-                                double ye, const ScreeningPlasma& plasma, double* flux) {
-  team.for_each(net.reaction_count, [&](int r) { flux[r] = reaction_flux(net, r, rate_factor[r], X, ye, plasma); });
-  return team.sum(net.reaction_count, [&](int r) { return flux[r] * net.q_value_MeV[r]; });
 }
 
 // Screening's part of the Jacobian at Y (jacobian.hpp's screening_jacobian_columns, with the team):
@@ -258,26 +254,21 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   auto Z2_times = [&](const double* x) {
     return team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * x[i]; });
   };
+  ScreeningPlasma plasma;  // at the latest flux evaluation's state, where screening is on
+  const ScreeningPlasma* const screened = screening ? &plasma : nullptr;
   // Fluxes at X (electron fraction ye), screened where screening is on; sum_r flux_r Q_r.
   auto fluxes_at = [&](const double* X, double ye) {
-    if (!screening) return fluxes(team, net, w.rate_factor, X, ye, w.flux);
-    return fluxes(team, net, w.rate_factor, X, ye, plasma_at(team, net, T9, rho, X, ye), w.flux);
+    if (screening) plasma = plasma_at(team, net, T9, rho, X, ye);
+    return fluxes(team, net, w.rate_factor, X, ye, w.flux, screened);
   };
   while (control.begin_attempt()) {
     const double h = control.step();
     if (!jacobian_current) {
       const double ye = Z_times(Y);
-      if (screening) {
-        const ScreeningPlasma plasma = plasma_at(team, net, T9, rho, Y, ye);
-        release_start = fluxes(team, net, w.rate_factor, Y, ye, plasma, w.flux);
-        team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
-        jacobian(team, net, imp.jacobian, sc, w, ye, &plasma);
-        screening_columns(team, net, plasma, w);  // flux (at Y, used above) becomes scratch
-      } else {
-        release_start = fluxes(team, net, w.rate_factor, Y, ye, w.flux);
-        team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
-        jacobian(team, net, imp.jacobian, sc, w, ye);
-      }
+      release_start = fluxes_at(Y, ye);
+      team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
+      jacobian(team, net, imp.jacobian, sc, w, ye, screened);  // the plasma at Y
+      if (screening) screening_columns(team, net, plasma, w);  // flux (at Y, used above) becomes scratch
       ++rhs_evaluations;
       ++jacobian_evaluations;
       jacobian_current = true;
