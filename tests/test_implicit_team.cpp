@@ -238,7 +238,6 @@ TEST(ImplicitTeam, MatchesTheSerialMethodWithScreeningAndSelfHeating) {
   heating.self_heating = true;
   all.screening = ScreeningKind::weak;
   all.self_heating = true;
-  all.partition_functions = false;
   for (const PhysicsOptions& physics : {weak, strong, heating, all}) {
     SCOPED_TRACE("screening " + std::to_string(static_cast<int>(physics.screening)) + ", self-heating " +
                  std::to_string(physics.self_heating));

@@ -70,6 +70,16 @@ run() {  # run LOG ARGS...: zoneode, exit 0 expected
   local status=$?
   [ "$status" -eq 0 ] || { echo "  zoneode $* exited $status"; tail -5 "$log"; return 1; }
 }
+# against_cpu CELL VARIANT CPU_PREFIX GPU_PREFIX RTOL: the GPU's last state within RTOL (floor
+# 1e-28) of the CPU's, counted as a check; prints the cell's RESULT line.
+against_cpu() {
+  local cell=$1 variant=$2 cpu=$3 gpu_run=$4 rtol=$5 verdict=ok
+  "$compare" "${cpu}_step000001.h5" "${gpu_run}_step000001.h5" --rtol "$rtol" --atol 1e-28 --quiet \
+    --json "$gpu_run-compare.json" >/dev/null 2>&1 || verdict=FAIL
+  [ "$verdict" = ok ] && passes=$((passes + 1)) ||
+    { echo "FAIL: $cell $variant within $rtol of the cpu"; failures=$((failures + 1)); }
+  echo "RESULT $cell $variant $(worst "$gpu_run-compare.json" 2>/dev/null || echo nan) $verdict"
+}
 # An option acts when the CPU result moves by more than 1e-11 relative (neutrino losses move only the
 # energy rate, by ~6e-10 over this window; a GPU that left an option out would fail the 1e-12 check).
 differs() { ! "$compare" "$1" "$2" --rtol 1e-11 --atol 1e-28 --quiet >/dev/null 2>&1; }
@@ -106,11 +116,7 @@ for option in none weak chugunov2007 partition_functions neutrino_losses self_he
   for variant in "${run_variants[@]}"; do
     check "$option $variant runs" run "$work/$option-$variant.log" "${common[@]}" "${sets[@]}" "${gpu[@]}" \
       --kernel "$variant" --set output.prefix="$work/$option-$variant" --summary "$work/$option-$variant.json"
-    verdict=ok
-    "$compare" "$work/$option-cpu_step000001.h5" "$work/$option-${variant}_step000001.h5" --rtol 1e-12 --atol 1e-28 \
-      --quiet --json "$work/$option-$variant-compare.json" >/dev/null 2>&1 || verdict=FAIL
-    [ "$verdict" = ok ] && passes=$((passes + 1)) || { echo "FAIL: $option $variant within 1e-12 of the cpu"; failures=$((failures + 1)); }
-    echo "RESULT $option $variant $(worst "$work/$option-$variant-compare.json" 2>/dev/null || echo nan) $verdict"
+    against_cpu "$option" "$variant" "$work/$option-cpu" "$work/$option-$variant" 1e-12
   done
 done
 
@@ -136,12 +142,7 @@ for method in ${PHYSICS_METHODS:-qss2 implicit}; do
       name=$method-$option-$variant
       check "$method $option $variant runs" run "$work/$name.log" "${common[@]}" "${sets[@]}" "${gpu[@]}" \
         --kernel "$variant" --set output.prefix="$work/$name" --summary "$work/$name.json"
-      verdict=ok
-      "$compare" "$work/$method-$option-cpu_step000001.h5" "$work/${name}_step000001.h5" --rtol "$tolerance" \
-        --atol 1e-28 --quiet --json "$work/$name-compare.json" >/dev/null 2>&1 || verdict=FAIL
-      [ "$verdict" = ok ] && passes=$((passes + 1)) ||
-        { echo "FAIL: $method $option $variant within $tolerance of the cpu"; failures=$((failures + 1)); }
-      echo "RESULT $method:$option $variant $(worst "$work/$name-compare.json" 2>/dev/null || echo nan) $verdict"
+      against_cpu "$method:$option" "$variant" "$work/$method-$option-cpu" "$work/$name" "$tolerance"
     done
   done
 done
