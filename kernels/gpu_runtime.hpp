@@ -106,6 +106,16 @@ __device__ inline double shuffle_down(double value, int offset, int width) {
 #endif
 }
 
+// The value of the lane whose index differs from this one's in the bits of `mask`, within groups
+// of `width` lanes; every lane of the wave must call it.
+__device__ inline double shuffle_xor(double value, int mask, int width) {
+#if defined(__CUDACC__)
+  return __shfl_xor_sync(0xffffffffu, value, mask, width);
+#else
+  return __shfl_xor(value, mask, width);
+#endif
+}
+
 // A block barrier that also returns whether `predicate` was true on any thread of the block
 // (CUDA and HIP: __syncthreads_or, a barrier with the reduction in hardware).
 __device__ inline bool sync_any(bool predicate) { return __syncthreads_or(predicate ? 1 : 0) != 0; }

@@ -138,7 +138,7 @@ struct BlockTeam {
       }
       flag = sync_any(flag);
 #pragma unroll
-      for (int slot = 0; slot < N; ++slot) v[slot] = pairwise_sum<waves>(partials + slot * waves);
+      for (int slot = 0; slot < N; ++slot) v[slot] = pairwise_sum<waves>(partials + slot * waves, rank());
     } else {
       double all[N + 1];
 #pragma unroll
@@ -151,14 +151,17 @@ struct BlockTeam {
     }
   }
 
-  // ((p0 + p1) + (p2 + p3)) + ...: COUNT (a power of two) values in a fixed tree order.
+  // ((p0 + p1) + (p2 + p3)) + ...: COUNT (a power of two, at most a wave) values in a fixed tree
+  // order. Lane w loads p[w % COUNT] and a butterfly of shuffles adds the tree's levels: every lane
+  // ends with the same bits (a + b == b + a), in one load per wave instead of COUNT per thread
+  // (after the barrier every wave would otherwise queue COUNT shared loads: EXPERIMENTS.md 23).
   template <int COUNT>
-  __device__ static double pairwise_sum(const double* p) {
-    if constexpr (COUNT == 1) {
-      return p[0];
-    } else {
-      return pairwise_sum<COUNT / 2>(p) + pairwise_sum<COUNT / 2>(p + COUNT / 2);
-    }
+  __device__ static double pairwise_sum(const double* p, int rank) {
+    static_assert(COUNT <= wave_size && (COUNT & (COUNT - 1)) == 0, "COUNT: a power of two, at most a wave");
+    double value = p[rank % COUNT];
+#pragma unroll
+    for (int mask = 1; mask < COUNT; mask *= 2) value += shuffle_xor(value, mask, COUNT);
+    return value;
   }
 };
 

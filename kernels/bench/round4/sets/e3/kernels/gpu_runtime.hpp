@@ -1,0 +1,132 @@
+// The few GPU runtime calls and intrinsics zoneode uses, for HIP (AMD) and CUDA (NVIDIA) alike.
+//
+// The kernels are HIP sources; on NVIDIA they are compiled by nvcc through this header rather than
+// HIP's own NVIDIA layer (Debian's hip/nvidia_detail does not compile with CUDA 13). Wave size is a
+// compile-time constant per target (64 on CDNA, 32 on NVIDIA): never warpSize in array sizes or
+// launch bounds (ROCm 7 made it a run-time value).
+#pragma once
+
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#define ZONEODE_GPU_PLATFORM "CUDA"
+using gpuError_t = cudaError_t;
+using gpuEvent_t = cudaEvent_t;
+using gpuDeviceProp = cudaDeviceProp;
+inline constexpr gpuError_t gpuSuccess = cudaSuccess;
+#define gpuGetErrorString cudaGetErrorString
+#define gpuGetLastError cudaGetLastError
+#define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuSetDevice cudaSetDevice
+#define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
+#define gpuMemGetInfo cudaMemGetInfo
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuMemcpy cudaMemcpy
+#define gpuMemset cudaMemset
+#define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuDeviceSynchronize cudaDeviceSynchronize
+#define gpuEventCreate cudaEventCreate
+#define gpuEventDestroy cudaEventDestroy
+#define gpuEventRecord cudaEventRecord
+#define gpuEventSynchronize cudaEventSynchronize
+#define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuFuncSetAttribute cudaFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuDevAttrMaxSharedMemoryPerBlockOptin cudaDevAttrMaxSharedMemoryPerBlockOptin
+#define gpuDeviceGetAttribute cudaDeviceGetAttribute
+#else
+#include <hip/hip_runtime.h>
+#define ZONEODE_GPU_PLATFORM "HIP"
+using gpuError_t = hipError_t;
+using gpuEvent_t = hipEvent_t;
+using gpuDeviceProp = hipDeviceProp_t;
+inline constexpr gpuError_t gpuSuccess = hipSuccess;
+#define gpuGetErrorString hipGetErrorString
+#define gpuGetLastError hipGetLastError
+#define gpuGetDeviceCount hipGetDeviceCount
+#define gpuSetDevice hipSetDevice
+#define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
+#define gpuMemGetInfo hipMemGetInfo
+#define gpuMalloc hipMalloc
+#define gpuFree hipFree
+#define gpuMemcpy hipMemcpy
+#define gpuMemset hipMemset
+#define gpuMemcpyHostToDevice hipMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuDeviceSynchronize hipDeviceSynchronize
+#define gpuEventCreate hipEventCreate
+#define gpuEventDestroy hipEventDestroy
+#define gpuEventRecord hipEventRecord
+#define gpuEventSynchronize hipEventSynchronize
+#define gpuEventElapsedTime hipEventElapsedTime
+#define gpuFuncSetAttribute hipFuncSetAttribute
+#define gpuFuncAttributeMaxDynamicSharedMemorySize hipFuncAttributeMaxDynamicSharedMemorySize
+#define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
+#define gpuDevAttrMaxSharedMemoryPerBlockOptin hipDeviceAttributeSharedMemPerBlockOptin
+#define gpuDeviceGetAttribute hipDeviceGetAttribute
+#endif
+
+// The block size a kernel is always launched with. hipcc needs it: without it gfx90a code is
+// compiled for 1024-thread blocks (at most 128 VGPRs). nvcc 13 reads a bare __launch_bounds__(256)
+// as a cue to cap registers at 64 (lds: 64 registers and 52 B of spills, against 88 and none
+// without; kernels/EXPERIMENTS.md), so on CUDA the bound is left out.
+// ZONEODE_BOUNDED(threads, min_blocks) asks for min_blocks resident blocks per multiprocessor
+// (CUDA: caps the registers at 65536 / (threads * min_blocks)); on HIP it is the block size alone.
+// ZONEODE_WAVES_PER_SIMD(n) (HIP) asks for n waves per SIMD: caps VGPRs so that the kernel keeps
+// that occupancy (gfx90a: 4 waves at <= 128 VGPRs); nothing on CUDA.
+#if defined(__CUDACC__)
+#define ZONEODE_BLOCK_SIZE(threads)
+#define ZONEODE_BOUNDED(threads, min_blocks) __launch_bounds__(threads, min_blocks)
+#define ZONEODE_WAVES_PER_SIMD(waves)
+#else
+#define ZONEODE_BLOCK_SIZE(threads) __launch_bounds__(threads)
+#define ZONEODE_BOUNDED(threads, min_blocks) __launch_bounds__(threads)
+#define ZONEODE_WAVES_PER_SIMD(waves) __attribute__((amdgpu_waves_per_eu(waves)))
+#endif
+
+namespace zoneode::gpu {
+
+#if defined(__CUDACC__)
+inline constexpr int wave_size = 32;
+#else
+inline constexpr int wave_size = 64;  // CDNA (gfx90a); RDNA's wave32 is not a target here
+#endif
+
+// The value of the lane `offset` above this one within groups of `width` lanes; every lane of the
+// wave must call it (HIP's shuffles take no mask, CUDA's take the whole warp).
+__device__ inline double shuffle_down(double value, int offset, int width) {
+#if defined(__CUDACC__)
+  return __shfl_down_sync(0xffffffffu, value, offset, width);
+#else
+  return __shfl_down(value, offset, width);
+#endif
+}
+
+// The value of the lane whose index differs from this one's in the bits of `mask`, within groups
+// of `width` lanes; every lane of the wave must call it.
+__device__ inline double shuffle_xor(double value, int mask, int width) {
+#if defined(__CUDACC__)
+  return __shfl_xor_sync(0xffffffffu, value, mask, width);
+#else
+  return __shfl_xor(value, mask, width);
+#endif
+}
+
+// A block barrier that also returns whether `predicate` was true on any thread of the block
+// (CUDA and HIP: __syncthreads_or, a barrier with the reduction in hardware).
+__device__ inline bool sync_any(bool predicate) { return __syncthreads_or(predicate ? 1 : 0) != 0; }
+
+// Sum of `value` over `width` consecutive lanes (a power of two <= wave_size), in a fixed order:
+// lane 0 of each group holds the result. Deterministic: the same bits on every run.
+template <int width>
+__device__ inline double lane_group_sum(double value) {
+#pragma unroll
+  for (int offset = width / 2; offset > 0; offset /= 2) value += shuffle_down(value, offset, width);
+  return value;
+}
+
+}  // namespace zoneode::gpu
