@@ -116,6 +116,27 @@ __device__ inline double shuffle_xor(double value, int mask, int width) {
 #endif
 }
 
+// The value of lane `source` of this lane's group of `width` lanes; every lane of the wave must call it.
+__device__ inline double shuffle_from(double value, int source, int width) {
+#if defined(__CUDACC__)
+  return __shfl_sync(0xffffffffu, value, source, width);
+#else
+  return __shfl(value, source, width);
+#endif
+}
+
+// A barrier for the lanes of one wave: every lane's earlier shared-memory writes are visible to
+// the wave's lanes after it (CUDA: __syncwarp; CDNA: the wave's lanes run in step, so a
+// wave-scope fence that the compiler cannot move loads or stores across).
+__device__ inline void sync_wave() {
+#if defined(__CUDACC__)
+  __syncwarp();
+#else
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+#endif
+}
+
 // A block barrier that also returns whether `predicate` was true on any thread of the block
 // (CUDA and HIP: __syncthreads_or, a barrier with the reduction in hardware).
 __device__ inline bool sync_any(bool predicate) { return __syncthreads_or(predicate ? 1 : 0) != 0; }

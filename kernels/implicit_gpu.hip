@@ -17,7 +17,7 @@ namespace zoneode::gpu {
 
 namespace {
 
-constexpr int implicit_schedule_tasks = 256;  // LU tasks per phase: the workgroup team's threads
+constexpr int implicit_schedule_tasks = 128;  // LU tasks per phase: the workgroup team's threads
 
 LaunchPlan plan_final(const LaunchContext& c) {
   return implicit_team_fits_on_chip(c) ? plan_implicit_team(c) : plan_implicit_thread(c);
@@ -63,28 +63,18 @@ ImplicitView upload_structure(const ImplicitStructure& s, DeviceUploads& up) {
 
 ImplicitScheduleView upload_schedule(const ImplicitSchedule& s, DeviceUploads& up) {
   ImplicitScheduleView view = s.view();
-  view.entry_term_offsets = up.upload(s.entry_term_offsets);
-  view.entry_terms = up.upload(s.entry_terms);
-  view.ye_offsets = up.upload(s.ye_offsets);
-  view.ye_terms = up.upload(s.ye_terms);
-  view.energy_offsets = up.upload(s.energy_offsets);
-  view.energy_terms = up.upload(s.energy_terms);
+  view.gather_coefficient = up.upload(s.gather_coefficient);
+  view.gather_slot = up.upload(s.gather_slot);
+  view.pieces = up.upload(s.pieces);
+  view.multi_items = up.upload(s.multi_items);
   view.matrix_entry = up.upload(s.matrix_entry);
   view.matrix_diagonal = up.upload(s.matrix_diagonal);
-  view.phase_offsets = up.upload(s.phase_offsets);
-  view.task_l = up.upload(s.task_l);
-  view.task_diagonal = up.upload(s.task_diagonal);
-  view.task_u = up.upload(s.task_u);
-  view.task_count = up.upload(s.task_count);
-  view.task_targets = up.upload(s.task_targets);
-  view.store_offsets = up.upload(s.store_offsets);
-  view.store_l = up.upload(s.store_l);
-  view.store_diagonal = up.upload(s.store_diagonal);
-  view.targets = up.upload(s.targets);
-  view.forward_offsets = up.upload(s.forward_offsets);
-  view.forward_rows = up.upload(s.forward_rows);
-  view.backward_offsets = up.upload(s.backward_offsets);
-  view.backward_rows = up.upload(s.backward_rows);
+  view.phase_slots = up.upload(s.phase_slots);
+  view.lu_records = up.upload(s.lu_records);
+  view.forward_level = up.upload(s.forward_level);
+  view.forward_row = up.upload(s.forward_row);
+  view.backward_level = up.upload(s.backward_level);
+  view.backward_row = up.upload(s.backward_row);
   return view;
 }
 

@@ -10,6 +10,7 @@
 // as many blocks resident; what is not in LDS is in a per-block workspace in global memory. The
 // run header says which. The cost is latency: a triangular solve is a chain of row levels
 // (85 for s150), one barrier each, four or five solves per step.
+#include <stdexcept>
 #include <string>
 
 #include "gpu_runtime.hpp"
@@ -27,7 +28,7 @@ namespace {
 // after reading this one).
 template <int SIZE>
 struct DeviceTeam {
-  static_assert(SIZE % wave_size == 0, "whole waves");
+  static_assert(SIZE % wave_size == 0 && lu_record_width % SIZE == 0, "whole waves, whole LU record slots");
   static constexpr int waves = SIZE / wave_size;
   double* scratch;
   mutable int buffer = 0;
@@ -62,18 +63,77 @@ struct DeviceTeam {
   __device__ double max_error(int count, Term&& term) const {
     return reduce<true>(count, term);
   }
+  __device__ int wave_lanes() const { return wave_size; }
+  // Groups of `lanes` lanes (a power of two, at most a wave) over the items; the xor butterfly
+  // leaves lane 0 of a group with (v0 + v1) + (v2 + v3) ..., the tree the host emulation adds.
+  template <int N, typename Part, typename Finish>
+  __device__ void group_sums(int count, int lanes, Part&& part, Finish&& finish) const {
+    const int groups = SIZE / lanes, lane = static_cast<int>(threadIdx.x) % lanes;
+    for (int base = 0; base < count; base += groups) {  // the same rounds on every thread
+      const int i = base + static_cast<int>(threadIdx.x) / lanes;
+      double v[N];
+#pragma unroll
+      for (int s = 0; s < N; ++s) v[s] = 0.0;
+      if (i < count) part(i, lane, lanes, v);
+      for (int mask = 1; mask < lanes; mask *= 2) {
+#pragma unroll
+        for (int s = 0; s < N; ++s) v[s] += shuffle_xor(v[s], mask, wave_size);
+      }
+      if (i < count && lane == 0) finish(i, v);
+    }
+    __syncthreads();
+  }
+  template <typename Body>
+  __device__ void for_each_wave(int count, Body&& body) const {
+    for (int i = static_cast<int>(threadIdx.x) / wave_size; i < count; i += waves) body(i);
+    __syncthreads();
+  }
+  template <typename Part, typename Finish>
+  __device__ void wave_sums(int count, int lanes, Part&& part, Finish&& finish) const {
+    const int lane = static_cast<int>(threadIdx.x) % wave_size, per_round = wave_size / lanes;
+    for (int base = 0; base < count; base += per_round) {
+      const int t = base + lane / lanes, k = lane % lanes;
+      double v = t < count ? part(t, k, lanes) : 0.0;
+      for (int mask = 1; mask < lanes; mask *= 2) v += shuffle_xor(v, mask, wave_size);
+      if (t < count && k == 0) finish(t, v);
+    }
+    sync_wave();
+  }
+  // A phase's records are whole slots of lu_record_width (>= SIZE), so every thread has a first
+  // record x = threadIdx.x in every phase: it is loaded during the phase before, its latency
+  // (L2: the records are read once per factorisation) hidden behind that phase's work.
+  template <typename Count, typename Load, typename Body>
+  __device__ void for_each_phase(int phases, Count&& count, Load&& load, Body&& body) const {
+    const int t = static_cast<int>(threadIdx.x);
+    if (phases <= 0) return;
+    auto next = load(0, t);
+    int next_count = count(0);
+    for (int p = 0; p < phases; ++p) {
+      const auto current = next;
+      const int records = next_count;
+      if (p + 1 < phases) {
+        next = load(p + 1, t);
+        next_count = count(p + 1);
+      }
+      body(current);
+      for (int x = t + SIZE; x < records; x += SIZE) body(load(p, x));
+      __syncthreads();
+    }
+  }
 };
 
-// NVIDIA: a 256-thread team is bound to 4 blocks per SM (64 registers, ~0.5 KB of spills to L1)
-// rather than 2 (128 registers): LDS holds 4 zones of s150 and the team is latency-bound.
+// LDS holds 4 zones of s150 per multiprocessor, so a team is bound to 4 resident blocks (128
+// threads: 128 registers; 256: 64 registers and spills; EXPERIMENTS.md, the implicit kernel).
 template <int SIZE>
-constexpr int implicit_team_min_blocks = SIZE >= 256 ? 4 : 1;
+constexpr int implicit_team_min_blocks = SIZE >= 128 ? 4 : 1;
 
 // Placement from the per-block workspace (LaunchPlan::workspace_doubles): none, everything in
 // LDS; the cold arrays' size, the hot ones in LDS; both sizes, everything in global memory.
 // PHYSICS: the instantiation with screening and self-heating (implicit_team.hpp), launched when an
-// option is on (LaunchPlan::physics), so that the plain kernel keeps its registers.
-template <int SIZE, bool PHYSICS>
+// option is on (LaunchPlan::physics), so that the plain kernel keeps its registers. BYTE_COLUMNS:
+// the LU's column indices copied into LDS as bytes after the zone's arrays (networks of at most
+// 256 species, where that keeps as many blocks resident: LaunchPlan::stage_columns).
+template <int SIZE, bool PHYSICS, bool BYTE_COLUMNS>
 __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];
   __shared__ double scratch[2 * DeviceTeam<SIZE>::waves];
@@ -88,6 +148,12 @@ __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_t
   double* cold = all_global ? block + split.hot : a.workspace_doubles == 0 ? shared + split.hot : block;
   const ImplicitTeamArrays w = implicit_team_arrays(layout, n, hot, cold);
   const MethodNetwork network{a.rates, a.step, a.implicit};
+  const SparseLuView& lu = a.implicit.lu;
+  std::uint8_t* byte_columns = nullptr;
+  if constexpr (BYTE_COLUMNS) {
+    byte_columns = reinterpret_cast<std::uint8_t*>(shared + split.hot + (a.workspace_doubles == 0 ? split.cold : 0));
+    team.for_each(lu.filled_count, [&](int q) { byte_columns[q] = static_cast<std::uint8_t>(lu.columns[q]); });
+  }
   for (;;) {
     if (threadIdx.x == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
     __syncthreads();
@@ -96,18 +162,24 @@ __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_t
     if (zone >= a.zones) break;
     double* Y_zone = a.abundances + zone * n;
     team.for_each(n, [&](int i) { w.Y[i] = Y_zone[i]; });
-    const ZoneResult result = implicit_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings,
-                                                            a.temperature[zone], a.density[zone], w);
+    ZoneResult result;
+    if constexpr (BYTE_COLUMNS) {
+      result = implicit_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
+                                                      a.density[zone], w, implicit_team::ByteColumns{byte_columns});
+    } else {
+      result = implicit_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
+                                                      a.density[zone], w, implicit_team::LuColumns{lu.columns});
+    }
     team.for_each(n, [&](int i) { Y_zone[i] = w.Y[i]; });
     if (threadIdx.x == 0) a.results[zone] = result;
   }
 }
 
-template <int SIZE, bool PHYSICS>
+template <int SIZE, bool PHYSICS, bool BYTE_COLUMNS>
 int resident_blocks(std::size_t shared_bytes, const LaunchContext& c) {
   int per_multiprocessor = 0;
-  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, implicit_team_kernel<SIZE, PHYSICS>, SIZE,
-                                                     shared_bytes);
+  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, implicit_team_kernel<SIZE, PHYSICS, BYTE_COLUMNS>,
+                                                     SIZE, shared_bytes);
   return per_multiprocessor * c.multiprocessors;
 }
 
@@ -115,26 +187,36 @@ template <int SIZE, bool PHYSICS>
 LaunchPlan plan_team(const LaunchContext& c, int kernel) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
   const std::size_t hot = 8 * static_cast<std::size_t>(split.hot), all = 8 * static_cast<std::size_t>(split.hot + split.cold);
+  const std::int64_t filled = c.implicit_layout.energy_row - c.implicit_layout.matrix;  // the LU's positions
+  const std::size_t column_bytes = (static_cast<std::size_t>(filled) + 7) / 8 * 8;
   const std::size_t static_bytes = 16 * DeviceTeam<SIZE>::waves + 64;  // scratch and the zone slot
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
-  (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS>),
-                            gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(room));
+  for (const void* k : {reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, false>),
+                        reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, true>)})
+    (void)gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(room));
   LaunchPlan plan;
   plan.block = SIZE;
   plan.kernel = kernel;
   plan.physics = PHYSICS;
-  const char* placement = "everything in global memory";
-  int resident = resident_blocks<SIZE, PHYSICS>(0, c);
+  std::string placement = "everything in global memory";
+  int resident = resident_blocks<SIZE, PHYSICS, false>(0, c);
   plan.workspace_doubles = split.hot + split.cold;
   if (hot <= room) {  // the cold arrays too where that keeps as many blocks resident
-    const int with_hot = resident_blocks<SIZE, PHYSICS>(hot, c);
-    const int with_all = all <= room ? resident_blocks<SIZE, PHYSICS>(all, c) : 0;
+    const int with_hot = resident_blocks<SIZE, PHYSICS, false>(hot, c);
+    const int with_all = all <= room ? resident_blocks<SIZE, PHYSICS, false>(all, c) : 0;
     const bool everything = with_all >= with_hot && with_all > 0;
     plan.shared_bytes = everything ? all : hot;
     plan.workspace_doubles = everything ? 0 : split.cold;
     plan.stage_zone = true;
     resident = everything ? with_all : with_hot;
     placement = everything ? "every zone array in LDS" : "LU values and vectors in LDS, rates, fluxes and J in global memory";
+    // The column indices as bytes too, where they fit without a block fewer resident.
+    if (c.species_count <= 256 && plan.shared_bytes + column_bytes <= room &&
+        resident_blocks<SIZE, PHYSICS, true>(plan.shared_bytes + column_bytes, c) >= resident) {
+      plan.shared_bytes += column_bytes;
+      plan.stage_columns = true;
+      placement += ", LU column indices in LDS (bytes)";
+    }
   }
   if (resident < 1) resident = 1;
   std::int64_t blocks = c.zones < resident ? (c.zones > 0 ? c.zones : 1) : resident;
@@ -155,13 +237,43 @@ LaunchPlan plan_team(const LaunchContext& c, int kernel) {
   return plan;
 }
 
+template <int SIZE>
+void launch_team(const LaunchPlan& plan, const KernelArgs& args) {
+  if (plan.physics && plan.stage_columns) {
+    implicit_team_kernel<SIZE, true, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.physics) {
+    implicit_team_kernel<SIZE, true, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.stage_columns) {
+    implicit_team_kernel<SIZE, false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else {
+    implicit_team_kernel<SIZE, false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  }
+}
+
 }  // namespace
 
+// Threads of the `lds` team unless run.kernel_config asks for 128x0 or 256x0. NVIDIA: 128 (4 warps,
+// 128 registers under the bound of the 4 blocks that LDS allows anyway; 256 threads get 64 and
+// spill); the solves run on waves and need no more (EXPERIMENTS.md, the implicit kernel). gfx90a:
+// 256 (LDS holds one zone per CU, so 4 waves per CU rather than 2; unmeasured).
+#if defined(__CUDACC__)
+constexpr int implicit_team_block = 128;
+#else
 constexpr int implicit_team_block = 256;
+#endif
+
+int team_block(const LaunchContext& c) {
+  if (!c.tuning.configured) return implicit_team_block;
+  if ((c.tuning.block == 128 || c.tuning.block == 256) && c.tuning.group == 0 && c.tuning.min_blocks == 0)
+    return c.tuning.block;
+  throw std::invalid_argument("run.kernel_config: the implicit team kernel runs 128x0 or 256x0, not " +
+                              config_name({c.tuning.block, c.tuning.group, c.tuning.min_blocks}));
+}
 
 LaunchPlan plan_implicit_team(const LaunchContext& c) {
-  return c.physics ? plan_team<implicit_team_block, true>(c, implicit_team_kernel_id)
-                   : plan_team<implicit_team_block, false>(c, implicit_team_kernel_id);
+  if (team_block(c) == 256)
+    return c.physics ? plan_team<256, true>(c, implicit_team_kernel_id) : plan_team<256, false>(c, implicit_team_kernel_id);
+  return c.physics ? plan_team<128, true>(c, implicit_team_kernel_id) : plan_team<128, false>(c, implicit_team_kernel_id);
 }
 LaunchPlan plan_implicit_wave(const LaunchContext& c) {
   return c.physics ? plan_team<wave_size, true>(c, implicit_wave_kernel_id)
@@ -169,19 +281,16 @@ LaunchPlan plan_implicit_wave(const LaunchContext& c) {
 }
 bool implicit_team_fits_on_chip(const LaunchContext& c) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
-  return 8 * static_cast<std::size_t>(split.hot) + 16 * (implicit_team_block / wave_size) + 64 <= c.max_shared_bytes;
+  return 8 * static_cast<std::size_t>(split.hot) + 16 * (256 / wave_size) + 64 <= c.max_shared_bytes;
 }
 
 void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args) {
-  const bool wave = plan.kernel == implicit_wave_kernel_id;
-  if (wave && plan.physics) {
-    implicit_team_kernel<wave_size, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
-  } else if (wave) {
-    implicit_team_kernel<wave_size, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
-  } else if (plan.physics) {
-    implicit_team_kernel<implicit_team_block, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  if (plan.kernel == implicit_wave_kernel_id) {
+    launch_team<wave_size>(plan, args);
+  } else if (plan.block == 256) {
+    launch_team<256>(plan, args);
   } else {
-    implicit_team_kernel<implicit_team_block, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    launch_team<128>(plan, args);
   }
 }
 

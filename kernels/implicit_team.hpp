@@ -11,6 +11,17 @@
 //   for_each(count, body)    body(i) for every i in [0, count), each by one thread; then a barrier
 //   sum(count, term)         the sum of term(i), in a fixed order; every thread gets it
 //   max_error(count, term)   combine_error over term(i) (order-independent)
+//   group_sums<N>(count, lanes, part, finish)   for every i, `lanes` lanes each add their part
+//                            part(i, lane, lanes, v[N]) (v starts at 0), the lanes' v are added in a
+//                            fixed tree (lane pairs, then pairs of pairs) and finish(i, v) gets
+//                            them; then a barrier
+//   for_each_wave(count, body)   body(i) for every i, each by one whole wave; then a barrier
+//   wave_sums(count, lanes, part, finish)   inside for_each_wave: group_sums for the calling wave
+//                            alone, with one value; then the wave synchronises (not the team)
+//   wave_lanes()             the lanes of a wave
+//   for_each_phase(phases, count, load, body)   for each phase p in order, body(load(p, x)) for
+//                            every x in [0, count(p)), each by one thread; a barrier after each
+//                            phase (the device team reads a thread's first x of p + 1 before it)
 // term(i) is called once per i, so it may also store a value (visible after the call). All other
 // code runs on every thread alike (the step control is the same on every thread).
 #pragma once
@@ -65,76 +76,104 @@ ZONEODE_HD inline ImplicitTeamArrays implicit_team_arrays(const ImplicitWorkspac
 
 namespace implicit_team {
 
-// start - sum over q in [first, last) of a[q] * work[columns[q]], in four interleaved partial sums:
-// a solve level waits for its longest row, and four independent chains of subtractions are about
-// four times shorter than the serial one (the sum is rounded differently from the serial solve's).
-ZONEODE_HD inline double row_sum(double start, const double* a, const std::int32_t* columns, const double* work,
-                                 int first, int last) {
-  double s0 = start, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int q = first;
-  for (; q + 3 < last; q += 4) {
-    s0 -= a[q] * work[columns[q]];
-    s1 -= a[q + 1] * work[columns[q + 1]];
-    s2 -= a[q + 2] * work[columns[q + 2]];
-    s3 -= a[q + 3] * work[columns[q + 3]];
-  }
-  for (; q < last; ++q) s0 -= a[q] * work[columns[q]];
-  return s0 + ((s1 + s2) + s3);
-}
+// Where a team reads the LU's column indices: the structure's own (global memory), or a byte copy
+// the kernel made in LDS (networks of at most 256 species): a solve's row sum loads an index per
+// term, and an LDS load is a tenth of the latency of one from L2.
+struct LuColumns {
+  const std::int32_t* index;
+  ZONEODE_HD int operator[](int q) const { return index[q]; }
+};
+struct ByteColumns {
+  const std::uint8_t* index;
+  ZONEODE_HD int operator[](int q) const { return index[q]; }
+};
 
-// x_r = M^-1 b_r for R right-hand sides at once (the same level phases), with the factors in a;
-// b_r and x_r in species order, distinct; work_r: species values each.
-template <int R, typename Team>
-ZONEODE_HD inline void solve(const Team& team, const SparseLuView& lu, const ImplicitScheduleView& sc, const double* a,
+// x_r = M^-1 b_r for R right-hand sides, with the factors in a; b_r and x_r in species order,
+// distinct; work_r: species values each. Each right-hand side is one wave's (team.for_each_wave):
+// a level's rows by lanes of the wave, lanes_per_row() lanes to a row, each lane summing every
+// lanes-th term, the lanes' sums added in a fixed tree (team.wave_sums); the wave synchronises
+// between levels, the team once at the end. Rows are rounded differently from the serial solve's.
+template <int R, typename Team, typename Columns>
+ZONEODE_HD inline void solve(const Team& team, const ImplicitScheduleView& sc, const Columns& columns, const double* a,
                              const double* const (&b)[R], double* const (&x)[R], double* const (&work)[R]) {
-  for (int v = 0; v < sc.forward_levels; ++v) {
-    const int first = sc.forward_offsets[v];
-    team.for_each(R * (sc.forward_offsets[v + 1] - first), [&](int task) {
-      const int r = task % R, p = sc.forward_rows[first + task / R];
-      work[r][p] = row_sum(b[r][lu.order[p]], a, lu.columns, work[r], lu.row_offsets[p], lu.diagonal[p]);
-    });
-  }
-  // Row p is final once computed: x takes it at once (no phase of its own).
-  for (int v = 0; v < sc.backward_levels; ++v) {
-    const int first = sc.backward_offsets[v];
-    team.for_each(R * (sc.backward_offsets[v + 1] - first), [&](int task) {
-      const int r = task % R, p = sc.backward_rows[first + task / R];
-      const double value =
-          row_sum(work[r][p], a, lu.columns, work[r], lu.diagonal[p] + 1, lu.row_offsets[p + 1]) / a[lu.diagonal[p]];
-      work[r][p] = value;
-      x[r][lu.order[p]] = value;
-    });
-  }
+  team.for_each_wave(R, [&](int r) {
+    const double* const rhs = b[r];
+    double* const out = x[r];
+    double* const y = work[r];
+    auto row_part = [&](const SolveRow& row, int lane, int lanes) {
+      double sum = 0.0;
+      for (int q = row.first + lane; q < row.last; q += lanes) sum += a[q] * y[columns[q]];
+      return sum;
+    };
+    for (int v = 0; v < sc.forward_levels; ++v) {
+      const SolveLevel level = sc.forward_level[v];
+      const SolveRow* rows = sc.forward_row + level.first;
+      team.wave_sums(level.rows, lanes_per_row(level.rows, level.longest, team.wave_lanes()),
+                     [&](int t, int lane, int lanes) { return row_part(rows[t], lane, lanes); },
+                     [&](int t, double sum) { y[rows[t].row] = rhs[rows[t].order] - sum; });
+    }
+    // Row p is final once computed: x takes it at once.
+    for (int v = 0; v < sc.backward_levels; ++v) {
+      const SolveLevel level = sc.backward_level[v];
+      const SolveRow* rows = sc.backward_row + level.first;
+      team.wave_sums(level.rows, lanes_per_row(level.rows, level.longest, team.wave_lanes()),
+                     [&](int t, int lane, int lanes) { return row_part(rows[t], lane, lanes); },
+                     [&](int t, double sum) {
+                       const SolveRow row = rows[t];
+                       const double value = (y[row.row] - sum) / a[row.first - 1];  // first - 1: the diagonal
+                       y[row.row] = value;
+                       out[row.order] = value;
+                     });
+    }
+  });
 }
 
-template <typename Team>
-ZONEODE_HD inline void solve(const Team& team, const SparseLuView& lu, const ImplicitScheduleView& sc, const double* a,
+template <typename Team, typename Columns>
+ZONEODE_HD inline void solve(const Team& team, const ImplicitScheduleView& sc, const Columns& columns, const double* a,
                              const double* b, double* x, double* work) {
   const double* const bs[1] = {b};
   double* const xs[1] = {x};
   double* const works[1] = {work};
-  solve<1>(team, lu, sc, a, bs, xs, works);
+  solve<1>(team, sc, columns, a, bs, xs, works);
 }
 
-// The LU factors of a, in place, phase by phase.
+// The LU factors of a, in place, phase by phase: each thread's records of a phase
+// (team.for_each_phase, which reads a thread's first record of the next phase before the barrier).
 template <typename Team>
 ZONEODE_HD inline void factor(const Team& team, const ImplicitScheduleView& sc, double* a) {
-  for (int phase = 0; phase < sc.phases; ++phase) {
-    const int tasks = sc.phase_offsets[phase], task_count = sc.phase_offsets[phase + 1] - tasks;
-    const int stores = sc.store_offsets[phase], store_count = sc.store_offsets[phase + 1] - stores;
-    team.for_each(task_count + store_count, [&](int x) {
-      if (x < task_count) {
-        const int t = tasks + x;
-        const double l = a[sc.task_l[t]] / a[sc.task_diagonal[t]];
-        const int u = sc.task_u[t], count = sc.task_count[t];
-        const std::int32_t* target = sc.targets + sc.task_targets[t];
-        for (int j = 0; j < count; ++j) a[target[j]] -= l * a[u + j];
-      } else {
-        const int s = stores + x - task_count;
-        a[sc.store_l[s]] = a[sc.store_l[s]] / a[sc.store_diagonal[s]];
-      }
-    });
-  }
+  team.for_each_phase(
+      sc.phases, [&](int phase) { return (sc.phase_slots[phase + 1] - sc.phase_slots[phase]) * lu_record_width; },
+      [&](int phase, int x) { return sc.lu_records[sc.phase_slots[phase] * lu_record_width + x]; },
+      [&](const LuRecord& task) {
+        if (task.count > 0) {
+          const double l = a[task.l] / a[task.diagonal];
+#pragma unroll
+          for (int j = 0; j < lu_record_targets; ++j)
+            if (j < task.count) a[task.target[j]] -= l * a[task.u + j];
+        } else if (task.count < 0) {
+          a[task.l] = a[task.l] / a[task.diagonal];
+        }
+      });
+}
+
+// Lanes that add one species' F+ and F- terms together (team.group_sums): the heaviest species
+// (s150's neutron: 686 terms) would otherwise hold its phase back by one thread's whole list.
+inline constexpr int species_sum_lanes = 8;
+
+// dY_i/dt = F+_i - F-_i from the fluxes, for every species, given to set(i, value): each species by
+// species_sum_lanes lanes, each lane every lanes-th term of both lists, in a fixed tree (rounded
+// differently from creation_sum - destruction_sum). Ends with the team's barrier.
+template <typename Team, typename Set>
+ZONEODE_HD inline void species_rates_team(const Team& team, const StepView& net, const double* flux, Set&& set) {
+  team.template group_sums<2>(
+      net.species_count, species_sum_lanes,
+      [&](int i, int lane, int lanes, double (&v)[2]) {
+        for (int k = net.creation_offsets[i] + lane; k < net.creation_offsets[i + 1]; k += lanes)
+          v[0] += flux_term(net.creation_reaction, net.creation_factor, k, flux);
+        for (int k = net.destruction_offsets[i] + lane; k < net.destruction_offsets[i + 1]; k += lanes)
+          v[1] += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+      },
+      [&](int i, const double (&v)[2]) { set(i, v[0] - v[1]); });
 }
 
 // Fluxes at X; returns sum_r flux_r Q_r. ye: the electron fraction of X; `plasma` (null:
@@ -193,31 +232,37 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
     const double rate = plasma ? w.rate_factor[r] * reaction_screening(net, r, *plasma) : w.rate_factor[r];
     reaction_flux_derivative_slots(net, jac, r, rate, w.Y, ye, w.slot);
   });
+  // The gathers (implicit_schedule.hpp): items [0, entries) are J's entries, then the Ye column,
+  // then the energy row; pieces of long items sum into the matrix's room (free until the matrix
+  // is made from J), then those items add their pieces in order.
   const int n = net.species_count, entries = jac.entry_count;
-  team.for_each(entries + 2 * n, [&](int x) {
-    double sum = 0.0;
-    if (x < entries) {
-      for (int k = sc.entry_term_offsets[x]; k < sc.entry_term_offsets[x + 1]; ++k) {
-        const int t = sc.entry_terms[k];
-        sum += jac.term_coefficient[t] * w.slot[jac.term_slot[t]];
-      }
-      w.jacobian[x] = sum;
-    } else if (x < entries + n) {
-      const int i = x - entries;
-      for (int k = sc.ye_offsets[i]; k < sc.ye_offsets[i + 1]; ++k) {
-        const int t = sc.ye_terms[k];
-        sum += jac.ye_term_coefficient[t] * w.slot[jac.ye_term_slot[t]];
-      }
-      w.ye_column[i] = sum;
+  auto store = [&](int item, double value) {
+    if (item < entries) {
+      w.jacobian[item] = value;
+    } else if (item < entries + n) {
+      w.ye_column[item - entries] = value;
     } else {
-      const int i = x - entries - n;
-      for (int k = sc.energy_offsets[i]; k < sc.energy_offsets[i + 1]; ++k) {
-        const int t = sc.energy_terms[k];
-        sum += jac.energy_term_coefficient[t] * w.slot[jac.energy_term_slot[t]];
-      }
-      w.energy_row[i] = sum;
+      w.energy_row[item - entries - n] = value;
+    }
+  };
+  team.for_each(sc.gather_pieces, [&](int x) {
+    const GatherPiece piece = sc.pieces[x];
+    double sum = 0.0;
+    for (int k = piece.first; k < piece.last; ++k) sum += sc.gather_coefficient[k] * w.slot[sc.gather_slot[k]];
+    if (piece.output >= 0) {
+      store(piece.output, sum);
+    } else {
+      w.matrix[-1 - piece.output] = sum;
     }
   });
+  if (sc.multi_piece_items > 0) {
+    team.for_each(sc.multi_piece_items, [&](int m) {
+      const MultiPieceItem item = sc.multi_items[m];
+      double sum = w.matrix[item.first_scratch];
+      for (int j = 1; j < item.pieces; ++j) sum += w.matrix[item.first_scratch + j];
+      store(item.item, sum);
+    });
+  }
 }
 
 // The zone in w.Y (species_count values, in and out), from settings.start_time to end_time at T9
@@ -226,11 +271,13 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
 // screened fluxes and Jacobian, the Woodbury correction of weak screening's second rank, T9 and the
 // rate factors after each accepted step); without it those flags are not read, and the kernel
 // keeps the registers of a run without options (partition functions and neutrino losses are in
-// the rate factors and Q either way).
-template <bool PHYSICS = false, typename Team>
+// the rate factors and Q either way). columns: where the solves read the LU's column indices
+// (LuColumns over the structure's, or a ByteColumns copy in LDS).
+template <bool PHYSICS = false, typename Team, typename Columns>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
-                                            double T9, double rho, const ImplicitTeamArrays& w) {
+                                            double T9, double rho, const ImplicitTeamArrays& w,
+                                            const Columns& columns) {
   const StepView& net = network.step;
   const ImplicitView& imp = network.implicit;
   const int n = net.species_count;
@@ -266,7 +313,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     if (!jacobian_current) {
       const double ye = Z_times(Y);
       release_start = fluxes_at(Y, ye);
-      team.for_each(n, [&](int i) { w.f0[i] = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux); });
+      species_rates_team(team, net, w.flux, [&](int i, double f) { w.f0[i] = f; });
       jacobian(team, net, imp.jacobian, sc, w, ye, screened);  // the plasma at Y
       if (screening) screening_columns(team, net, plasma, w);  // flux (at Y, used above) becomes scratch
       ++rhs_evaluations;
@@ -302,7 +349,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           return net.species_Z[i] * y;
         });
         release = fluxes_at(w.solve, ye);
-        team.for_each(n, [&](int i) { couple(i, creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux)); });
+        species_rates_team(team, net, w.flux, couple);
         ++rhs_evaluations;
       } else {
         release = release_start;
@@ -314,7 +361,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         const double* const b[3] = {w.rhs, w.ye_column, w.screening_column};
         double* const x[3] = {k, w.ye_solution, w.screening_solution};
         double* const work[3] = {w.solve, w.stages + 3 * n, w.stages + 2 * n};
-        solve<3>(team, imp.lu, sc, w.matrix, b, x, work);
+        solve<3>(team, sc, columns, w.matrix, b, x, work);
         ye_denominator = 1.0 - Z_times(w.ye_solution);
         c12 = -Z_times(w.screening_solution);
         c21 = -Z2_times(w.ye_solution);
@@ -323,10 +370,10 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         const double* const b[2] = {w.rhs, w.ye_column};
         double* const x[2] = {k, w.ye_solution};
         double* const work[2] = {w.solve, w.stages + (rodas3::stages - 1) * n};
-        solve<2>(team, imp.lu, sc, w.matrix, b, x, work);
+        solve<2>(team, sc, columns, w.matrix, b, x, work);
         ye_denominator = 1.0 - Z_times(w.ye_solution);
       } else {
-        solve(team, imp.lu, sc, w.matrix, w.rhs, k, w.solve);
+        solve(team, sc, columns, w.matrix, w.rhs, k, w.solve);
       }
       if (z2_rank) {
         const double z_dot_k = Z_times(k), z2_dot_k = Z2_times(k);
@@ -377,6 +424,14 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   result.jacobian_evaluations = jacobian_evaluations;
   result.factorizations = factorizations;
   return result;
+}
+
+// With the structure's own column indices.
+template <bool PHYSICS = false, typename Team>
+ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
+                                            const ImplicitScheduleView& sc, const IntegratorSettings& settings,
+                                            double T9, double rho, const ImplicitTeamArrays& w) {
+  return integrate_zone<PHYSICS>(team, network, sc, settings, T9, rho, w, LuColumns{network.implicit.lu.columns});
 }
 
 }  // namespace implicit_team

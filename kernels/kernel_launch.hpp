@@ -115,6 +115,7 @@ struct LaunchPlan {
   int kernel = 0;                       // a variant with several kernels: which one this plan launches
   std::string summary;                  // what describe() says, where a variant words it itself
   bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
+  bool stage_columns = false;           // implicit team: the LU's column indices as bytes in LDS
   std::string describe() const;
 };
 

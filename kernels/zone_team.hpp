@@ -40,6 +40,13 @@ struct BlockTeam {
   static constexpr int size = BLOCK;
   static constexpr int waves = BLOCK / wave_size;
   static constexpr int max_slots = 6;  // values reduced at once
+  // reduce_sums_and_flag's transposed wave sums (EXPERIMENTS.md 24): on NVIDIA; Debian's hipcc
+  // spills 40 B per lane of final's gfx90a kernel with them under its 128-VGPR cap, none without.
+#if defined(__CUDACC__)
+  static constexpr bool transposed_wave_sums = true;
+#else
+  static constexpr bool transposed_wave_sums = false;
+#endif
   static constexpr int scratch_doubles = REDUCTION == Reduction::broadcast ? 2 * max_slots * waves : max_slots * BLOCK;
   double* scratch;
   mutable int buffer = 0;  // broadcast: the half of the scratch the next reduction uses
@@ -128,7 +135,43 @@ struct BlockTeam {
   // reductions count the flag as one more sum (0s and 1s: exact).
   template <int N>
   __device__ void reduce_sums_and_flag(double (&v)[N], bool& flag) const {
-    if constexpr (REDUCTION == Reduction::broadcast) {
+    if constexpr (REDUCTION == Reduction::broadcast && N <= 4 && transposed_wave_sums) {
+      // Four sums (N padded) over a wave in fewer shuffles than four butterflies: the first level
+      // sends half the values each way (the lower half-wave keeps slots 0-1, the upper 2-3), the
+      // second half of those, the rest is one butterfly; a quarter-wave then holds one slot's
+      // wave sum. After the barrier each quarter-wave adds its slot's wave partials (a strided
+      // sum, then a butterfly), and every lane takes the N totals from the quarter-waves' first
+      // lanes. Every lane ends with the same bits; the order is fixed, as the other reductions'.
+      constexpr int quarter = wave_size / 4;
+      const int lane = rank() % wave_size;
+      double a[4];
+#pragma unroll
+      for (int slot = 0; slot < 4; ++slot) a[slot] = slot < N ? v[slot] : 0.0;
+      const bool upper = (lane & (wave_size / 2)) != 0, second = (lane & quarter) != 0;
+      const double kept0 = upper ? a[2] : a[0], kept1 = upper ? a[3] : a[1];
+      const double b0 = kept0 + shuffle_xor(upper ? a[0] : a[2], wave_size / 2, wave_size);
+      const double b1 = kept1 + shuffle_xor(upper ? a[1] : a[3], wave_size / 2, wave_size);
+      double c = (second ? b1 : b0) + shuffle_xor(second ? b0 : b1, quarter, wave_size);
+#pragma unroll
+      for (int mask = quarter / 2; mask > 0; mask /= 2) c += shuffle_xor(c, mask, wave_size);
+      const int slot = lane / quarter;  // the slot this lane's c sums: 2 * upper + second
+      double* partials = scratch + buffer * max_slots * waves;
+      buffer ^= 1;
+      if (lane % quarter == 0 && slot < N) partials[slot * waves + rank() / wave_size] = c;
+      flag = sync_any(flag);
+      constexpr int spread = waves < quarter ? waves : quarter;  // lanes of a quarter-wave that load
+      const int k = lane % spread;
+      double total = 0.0;
+      if (slot < N) {
+        total = partials[slot * waves + k];
+#pragma unroll
+        for (int w = k + spread; w < waves; w += spread) total += partials[slot * waves + w];
+      }
+#pragma unroll
+      for (int mask = spread / 2; mask > 0; mask /= 2) total += shuffle_xor(total, mask, wave_size);
+#pragma unroll
+      for (int s = 0; s < N; ++s) v[s] = shuffle_from(total, s * quarter, wave_size);
+    } else if constexpr (REDUCTION == Reduction::broadcast) {
       reduce_wave<N>(v);
       double* partials = scratch + buffer * max_slots * waves;
       buffer ^= 1;

@@ -49,6 +49,47 @@ struct EmulatedTeam {
         for (int i = t; i < count; i += size) body(i);
     }
   }
+  int wave_lanes() const { return wave; }
+  // The device's tree over a group's lanes: lane pairs, then pairs of pairs (lanes a power of two).
+  static void tree(std::vector<double>& parts) {
+    for (std::size_t mask = 1; mask < parts.size(); mask *= 2)
+      for (std::size_t k = 0; k < parts.size(); k += 2 * mask) parts[k] = parts[k] + parts[k + mask];
+  }
+  template <int N, typename Part, typename Finish>
+  void group_sums(int count, int lanes, Part&& part, Finish&& finish) const {
+    for_each(count, [&](int i) {
+      std::vector<std::vector<double>> v(N, std::vector<double>(lanes, 0.0));
+      for (int lane = 0; lane < lanes; ++lane) {
+        double mine[N] = {};
+        part(i, lane, lanes, mine);
+        for (int s = 0; s < N; ++s) v[s][lane] = mine[s];
+      }
+      double total[N];
+      for (int s = 0; s < N; ++s) {
+        tree(v[s]);
+        total[s] = v[s][0];
+      }
+      finish(i, total);
+    });
+  }
+  template <typename Body>
+  void for_each_wave(int count, Body&& body) const {
+    for_each(count, body);
+  }
+  template <typename Part, typename Finish>
+  void wave_sums(int count, int lanes, Part&& part, Finish&& finish) const {
+    EXPECT_LE(lanes, wave);
+    for_each(count, [&](int t) {
+      std::vector<double> v(lanes);
+      for (int lane = 0; lane < lanes; ++lane) v[lane] = part(t, lane, lanes);
+      tree(v);
+      finish(t, v[0]);
+    });
+  }
+  template <typename Count, typename Load, typename Body>
+  void for_each_phase(int phases, Count&& count, Load&& load, Body&& body) const {
+    for (int p = 0; p < phases; ++p) for_each(count(p), [&](int x) { body(load(p, x)); });
+  }
   template <bool MAX, typename Term>
   double reduce(int count, Term&& term) const {
     auto combine = [](double a, double b) { return MAX ? combine_error(a, b) : a + b; };
@@ -276,10 +317,11 @@ TEST(ImplicitTeam, ScheduledLuIsTheSerialOneBitwiseAndItsSolveWithinRounding) {
       const EmulatedTeam team{256, 32, order};
       std::vector<double> scheduled = matrix, x(n), team_work(n);
       implicit_team::factor(team, schedule.view(), scheduled.data());
-      implicit_team::solve(team, lu, schedule.view(), scheduled.data(), b.data(), x.data(), team_work.data());
+      implicit_team::solve(team, schedule.view(), implicit_team::LuColumns{lu.columns}, scheduled.data(), b.data(), x.data(),
+                           team_work.data());
       for (int q = 0; q < lu.filled_count; ++q)
         ASSERT_TRUE(same_bits(scheduled[q], serial[q])) << "position " << q << ", target " << target;
-      // The solve's row sums run in four partial sums: within rounding of the serial ones.
+      // The solve's rows are summed by lanes: within rounding of the serial sums.
       for (int i = 0; i < n; ++i)
         ASSERT_LE(std::fabs(x[i] - x_serial[i]), 1e-13 * std::fabs(x_serial[i])) << "component " << i;
     }
@@ -302,12 +344,10 @@ TEST(ImplicitTeam, ThePlantedMissingBarrierIsCaught) {
   sparse_lu_factor(lu, serial.data());
   ImplicitScheduleView merged = schedule.view();
   // Phases 0 and 1 as one phase: pivot 1's updates may run before pivot 0's.
-  std::vector<std::int32_t> tasks(schedule.phase_offsets), stores(schedule.store_offsets);
-  tasks.erase(tasks.begin() + 1);
-  stores.erase(stores.begin() + 1);
+  std::vector<std::int32_t> slots(schedule.phase_slots);
+  slots.erase(slots.begin() + 1);
   merged.phases -= 1;
-  merged.phase_offsets = tasks.data();
-  merged.store_offsets = stores.data();
+  merged.phase_slots = slots.data();
   int differing = 0;
   for (Order order : {Order::forward, Order::reverse}) {
     std::vector<double> faulty = matrix;

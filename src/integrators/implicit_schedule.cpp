@@ -1,7 +1,9 @@
 #include "integrators/implicit_schedule.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace zoneode {
 
@@ -18,9 +20,11 @@ void group_by(const std::vector<std::int32_t>& key, int groups, std::vector<std:
   for (std::size_t index = 0; index < key.size(); ++index) members[next[key[index]]++] = static_cast<std::int32_t>(index);
 }
 
-// Rows grouped in levels: level(row) = 1 + the largest level of the rows it depends on.
-void levels(int n, const std::vector<std::vector<std::int32_t>>& depends, bool backward,
-            std::vector<std::int32_t>& offsets, std::vector<std::int32_t>& rows) {
+// Rows in levels (level(row) = 1 + the largest level of the rows it depends on), each level's rows
+// longest first; first(p), last(p): row p's terms.
+template <typename First, typename Last>
+void levels(int n, const std::vector<std::vector<std::int32_t>>& depends, bool backward, const std::vector<std::int32_t>& order,
+            First first, Last last, std::vector<SolveLevel>& out_levels, std::vector<SolveRow>& out_rows) {
   std::vector<std::int32_t> level(n, 0);
   int count = 0;
   for (int step = 0; step < n; ++step) {
@@ -28,17 +32,72 @@ void levels(int n, const std::vector<std::vector<std::int32_t>>& depends, bool b
     for (const std::int32_t d : depends[row]) level[row] = std::max(level[row], level[d] + 1);
     count = std::max(count, level[row] + 1);
   }
+  std::vector<std::int32_t> offsets, rows;
   group_by(level, count, offsets, rows);
+  for (int v = 0; v < count; ++v) {
+    std::stable_sort(rows.begin() + offsets[v], rows.begin() + offsets[v + 1],
+                     [&](int a, int b) { return last(a) - first(a) > last(b) - first(b); });
+    int longest = 0;
+    for (int k = offsets[v]; k < offsets[v + 1]; ++k) {
+      const int p = rows[k];
+      out_rows.push_back({p, first(p), last(p), order[p]});
+      longest = std::max(longest, last(p) - first(p));
+    }
+    out_levels.push_back({offsets[v], offsets[v + 1] - offsets[v], longest, 0});
+  }
 }
 
 }  // namespace
 
-ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks) {
+ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks, int piece_terms) {
   const int n = s.species_count();
   const int filled = static_cast<int>(s.columns.size());
-  group_by(s.term_entry, static_cast<int>(s.entry_row.size()), entry_term_offsets, entry_terms);
+  const int entries = static_cast<int>(s.entry_row.size());
+
+  // Gathers: each item's (coefficient, slot) terms in term order.
+  std::vector<std::int32_t> entry_offsets, entry_terms, ye_offsets, ye_terms, energy_offsets, energy_terms;
+  group_by(s.term_entry, entries, entry_offsets, entry_terms);
   group_by(s.ye_term_species, n, ye_offsets, ye_terms);
   group_by(s.energy_term_species, n, energy_offsets, energy_terms);
+  std::vector<std::int32_t> item_first;  // [items + 1]
+  auto add_items = [&](const std::vector<std::int32_t>& offsets, const std::vector<std::int32_t>& terms,
+                       const std::vector<double>& coefficient, const std::vector<std::int32_t>& slot) {
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+      item_first.push_back(static_cast<std::int32_t>(gather_coefficient.size()));
+      for (int k = offsets[i]; k < offsets[i + 1]; ++k) {
+        gather_coefficient.push_back(coefficient[terms[k]]);
+        gather_slot.push_back(slot[terms[k]]);
+      }
+    }
+  };
+  add_items(entry_offsets, entry_terms, s.term_coefficient, s.term_slot);
+  add_items(ye_offsets, ye_terms, s.ye_term_coefficient, s.ye_term_slot);
+  add_items(energy_offsets, energy_terms, s.energy_term_coefficient, s.energy_term_slot);
+  item_first.push_back(static_cast<std::int32_t>(gather_coefficient.size()));
+  const int items = static_cast<int>(item_first.size()) - 1;
+  // Pieces of at most piece_terms terms; the multi-piece items' sums need scratch, which lives in
+  // the matrix's room (free while the Jacobian is made): longer pieces until it fits.
+  for (int terms = std::max(1, piece_terms);; terms *= 2) {
+    pieces.clear();
+    multi_items.clear();
+    gather_scratch_ = 0;
+    for (int item = 0; item < items; ++item) {
+      const int first = item_first[item], last = item_first[item + 1];
+      if (last - first <= terms) {
+        pieces.push_back({first, last, item});
+        continue;
+      }
+      const int count = (last - first + terms - 1) / terms;
+      multi_items.push_back({item, gather_scratch_, count});
+      for (int k = 0; k < count; ++k)
+        pieces.push_back({first + k * terms, std::min(last, first + (k + 1) * terms), -1 - (gather_scratch_ + k)});
+      gather_scratch_ += count;
+    }
+    if (gather_scratch_ <= filled) break;
+  }
+  // Longest first: thread t takes pieces t, t + team, ..., so the long ones are spread.
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const GatherPiece& a, const GatherPiece& b) { return a.last - a.first > b.last - b.first; });
 
   matrix_entry.assign(filled, -1);
   matrix_diagonal.assign(filled, 0);
@@ -60,43 +119,42 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks)
   };
 
   // One phase per pivot with L entries (its tasks may be none: an empty U row), then one that
-  // stores the last pivot's l values.
-  phase_offsets.push_back(0);
-  store_offsets.push_back(0);
+  // stores the last pivot's l values; each phase's records fill whole slots (at least one).
+  phase_slots.push_back(0);
+  std::vector<LuRecord> phase;
+  std::int64_t updates = 0;
+  auto close_phase = [&] {
+    const std::size_t slots = std::max<std::size_t>(1, (phase.size() + lu_record_width - 1) / lu_record_width);
+    phase.resize(slots * lu_record_width, LuRecord{0, 0, 0, 0, {0, 0, 0, 0}});
+    lu_records.insert(lu_records.end(), phase.begin(), phase.end());
+    phase_slots.push_back(phase_slots.back() + static_cast<std::int32_t>(slots));
+    phase.clear();
+  };
   std::vector<std::int32_t> pending;  // the previous pivot's L entries, stored in this phase
   int pending_diagonal = 0;
-  auto store_pending = [&] {
-    for (const std::int32_t q : pending) {
-      store_l.push_back(q);
-      store_diagonal.push_back(pending_diagonal);
-    }
-    store_offsets.push_back(static_cast<std::int32_t>(store_l.size()));
-  };
   for (int k = 0; k < n; ++k) {
     if (column[k].empty()) continue;
     const int first_u = s.diagonal[k] + 1, row_length = s.row_offsets[k + 1] - first_u;
-    const long long updates = static_cast<long long>(column[k].size()) * row_length;
-    const int run = static_cast<int>(std::max<long long>(1, (updates + target_tasks - 1) / std::max(target_tasks, 1)));
+    const long long pivot_updates = static_cast<long long>(column[k].size()) * row_length;
+    const int run = static_cast<int>(std::min<long long>(
+        lu_record_targets, std::max<long long>(1, (pivot_updates + target_tasks - 1) / std::max(target_tasks, 1))));
     for (const std::int32_t q : column[k]) {
       for (int begin = 0; begin < row_length; begin += run) {
-        const int count = std::min(run, row_length - begin);
-        task_l.push_back(q);
-        task_diagonal.push_back(s.diagonal[k]);
-        task_u.push_back(first_u + begin);
-        task_count.push_back(count);
-        task_targets.push_back(static_cast<std::int32_t>(targets.size()));
-        for (int j = 0; j < count; ++j) targets.push_back(position(row_of[q], s.columns[first_u + begin + j]));
+        LuRecord task{q, s.diagonal[k], first_u + begin, std::min(run, row_length - begin), {0, 0, 0, 0}};
+        for (int j = 0; j < task.count; ++j) task.target[j] = position(row_of[q], s.columns[first_u + begin + j]);
+        updates += task.count;
+        phase.push_back(task);
       }
     }
-    phase_offsets.push_back(static_cast<std::int32_t>(task_l.size()));
-    store_pending();
+    for (const std::int32_t q : pending) phase.push_back({q, pending_diagonal, 0, -1, {0, 0, 0, 0}});
+    close_phase();
     pending = column[k];
     pending_diagonal = s.diagonal[k];
   }
-  phase_offsets.push_back(static_cast<std::int32_t>(task_l.size()));
-  store_pending();
-  if (targets.size() != s.update_target.size())
-    throw std::logic_error("implicit schedule: " + std::to_string(targets.size()) + " updates, the factorisation has " +
+  for (const std::int32_t q : pending) phase.push_back({q, pending_diagonal, 0, -1, {0, 0, 0, 0}});
+  close_phase();
+  if (updates != static_cast<std::int64_t>(s.update_target.size()))
+    throw std::logic_error("implicit schedule: " + std::to_string(updates) + " updates, the factorisation has " +
                            std::to_string(s.update_target.size()));
 
   // Solve levels: forward row p needs the rows of its L part, backward row p those of its U part.
@@ -105,37 +163,31 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks)
     for (int q = s.row_offsets[p]; q < s.diagonal[p]; ++q) lower[p].push_back(s.columns[q]);
     for (int q = s.diagonal[p] + 1; q < s.row_offsets[p + 1]; ++q) upper[p].push_back(s.columns[q]);
   }
-  levels(n, lower, false, forward_offsets, forward_rows);
-  levels(n, upper, true, backward_offsets, backward_rows);
+  levels(n, lower, false, s.order, [&](int p) { return s.row_offsets[p]; }, [&](int p) { return s.diagonal[p]; },
+         forward_level, forward_row);
+  levels(n, upper, true, s.order, [&](int p) { return s.diagonal[p] + 1; }, [&](int p) { return s.row_offsets[p + 1]; },
+         backward_level, backward_row);
 }
 
 ImplicitScheduleView ImplicitSchedule::view() const {
   ImplicitScheduleView v;
-  v.entry_term_offsets = entry_term_offsets.data();
-  v.entry_terms = entry_terms.data();
-  v.ye_offsets = ye_offsets.data();
-  v.ye_terms = ye_terms.data();
-  v.energy_offsets = energy_offsets.data();
-  v.energy_terms = energy_terms.data();
+  v.gather_pieces = static_cast<int>(pieces.size());
+  v.multi_piece_items = static_cast<int>(multi_items.size());
+  v.gather_coefficient = gather_coefficient.data();
+  v.gather_slot = gather_slot.data();
+  v.pieces = pieces.data();
+  v.multi_items = multi_items.data();
   v.matrix_entry = matrix_entry.data();
   v.matrix_diagonal = matrix_diagonal.data();
   v.phases = phases();
-  v.phase_offsets = phase_offsets.data();
-  v.task_l = task_l.data();
-  v.task_diagonal = task_diagonal.data();
-  v.task_u = task_u.data();
-  v.task_count = task_count.data();
-  v.task_targets = task_targets.data();
-  v.store_offsets = store_offsets.data();
-  v.store_l = store_l.data();
-  v.store_diagonal = store_diagonal.data();
-  v.targets = targets.data();
-  v.forward_levels = static_cast<int>(forward_offsets.size()) - 1;
-  v.forward_offsets = forward_offsets.data();
-  v.forward_rows = forward_rows.data();
-  v.backward_levels = static_cast<int>(backward_offsets.size()) - 1;
-  v.backward_offsets = backward_offsets.data();
-  v.backward_rows = backward_rows.data();
+  v.phase_slots = phase_slots.data();
+  v.lu_records = lu_records.data();
+  v.forward_levels = static_cast<int>(forward_level.size());
+  v.forward_level = forward_level.data();
+  v.forward_row = forward_row.data();
+  v.backward_levels = static_cast<int>(backward_level.size());
+  v.backward_level = backward_level.data();
+  v.backward_row = backward_row.data();
   return v;
 }
 

@@ -2,19 +2,25 @@
 // (kernels/implicit_team.hpp): within a phase every task writes values no other task of the phase
 // reads or writes, so a phase needs no ordering but the barrier after it. Built once per network
 // on the host from the ImplicitStructure; each task does its operations in the order the serial
-// code does them, so every Jacobian entry, LU value and solve component is bitwise the serial
-// one's (the team's sums over species and reactions are reductions, rounded differently).
+// code does them, so every LU value is bitwise the serial one's, and every Jacobian entry whose
+// terms fit one piece (the team's sums over species, reactions and long term lists are rounded
+// differently).
 //
-// - Jacobian: each entry's terms (and each species' Ye and energy terms) as a list in term order,
-//   summed by one thread, instead of the serial scatter over terms.
+// - Jacobian: each entry's terms (and each species' Ye and energy terms) as a list of (coefficient,
+//   slot) in term order, gathered rather than scattered; lists longer than a piece are cut into
+//   pieces summed side by side, then added in order (the longest list, 345 terms for s150, no
+//   longer holds a phase back).
 // - Matrix: each filled position's J entry (or none) and whether it is on the diagonal.
 // - LU: one phase per pivot k (right-looking: each target gets its updates in increasing k, as in
-//   the serial row-by-row loop). A task takes one L entry q of column k and a run of U row k:
-//   l = a[q] / a[k,k] (the serial code's division), then a[target] -= l * a[kj] along the run.
-//   Every task of q divides again rather than wait for one that stores l, and the phase of pivot
-//   k + 1 stores column k's l values (no later phase reads them before the solve).
+//   the serial row-by-row loop). A task takes one L entry q of column k and a run of at most four
+//   of U row k: l = a[q] / a[k,k] (the serial code's division), then a[target] -= l * a[kj] along
+//   the run, the targets in the task's record. Every task of q divides again rather than wait for
+//   one that stores l, and the phase of pivot k + 1 stores column k's l values (no later phase
+//   reads them before the solve). A phase's tasks and stores are records in whole slots
+//   (implicit_team_view.hpp), so a thread reads its next phase's first record before the barrier.
 // - Solves: the rows of L (forward) and U (backward) in levels: a row's sum needs only rows of
-//   earlier levels; one thread sums a row in the serial order.
+//   earlier levels; a level's rows are summed by lanes of one wave side by side
+//   (lanes_per_row), so a solve needs no block barrier between its levels.
 #pragma once
 
 #include <cstdint>
@@ -28,23 +34,29 @@ namespace zoneode {
 class ImplicitSchedule {
  public:
   // target_tasks: about how many tasks one LU phase should have (the team's size); a run of U
-  // row k is at most ceil(updates of pivot k / target_tasks) long, at least 1.
-  ImplicitSchedule(const ImplicitStructure& structure, int target_tasks);
+  // row k is at most ceil(updates of pivot k / target_tasks) long, at least 1, at most
+  // lu_record_targets. piece_terms: the most terms of one piece of a Jacobian gather.
+  ImplicitSchedule(const ImplicitStructure& structure, int target_tasks, int piece_terms = 32);
 
   ImplicitScheduleView view() const;
-  int phases() const { return static_cast<int>(phase_offsets.size()) - 1; }
+  int phases() const { return static_cast<int>(phase_slots.size()) - 1; }
+  // Doubles of scratch the multi-piece gathers need (they use the matrix's room: at most
+  // filled_count, which the constructor ensures).
+  int gather_scratch() const { return gather_scratch_; }
 
-  std::vector<std::int32_t> entry_term_offsets, entry_terms;    // [entries + 1], term indices
-  std::vector<std::int32_t> ye_offsets, ye_terms;               // [species + 1], Ye term indices
-  std::vector<std::int32_t> energy_offsets, energy_terms;       // [species + 1], energy term indices
-  std::vector<std::int32_t> matrix_entry;                       // [filled]: J entry, or -1
-  std::vector<std::uint8_t> matrix_diagonal;                    // [filled]: 1 on the diagonal
-  std::vector<std::int32_t> phase_offsets;                      // [pivots + 2]: tasks of phase p
-  std::vector<std::int32_t> task_l, task_diagonal, task_u, task_count, task_targets;  // [tasks]
-  std::vector<std::int32_t> store_offsets, store_l, store_diagonal;  // [pivots + 2], [L entries]
-  std::vector<std::int32_t> targets;                             // [updates], by task
-  std::vector<std::int32_t> forward_offsets, forward_rows;       // levels of L's rows
-  std::vector<std::int32_t> backward_offsets, backward_rows;     // levels of U's rows
+  std::vector<double> gather_coefficient;                      // [terms], by item
+  std::vector<std::int32_t> gather_slot;                       // [terms], by item
+  std::vector<GatherPiece> pieces;                             // longest first
+  std::vector<MultiPieceItem> multi_items;
+  std::vector<std::int32_t> matrix_entry;                      // [filled]: J entry, or -1
+  std::vector<std::uint8_t> matrix_diagonal;                   // [filled]: 1 on the diagonal
+  std::vector<std::int32_t> phase_slots;                       // [phases + 1]
+  std::vector<LuRecord> lu_records;                            // [slots * lu_record_width]
+  std::vector<SolveLevel> forward_level, backward_level;
+  std::vector<SolveRow> forward_row, backward_row;
+
+ private:
+  int gather_scratch_ = 0;
 };
 
 }  // namespace zoneode
