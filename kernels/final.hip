@@ -1,7 +1,7 @@
 // final: every term of a step gets about the same work, and a step has as few instructions and
 // barriers as the team integrator allows.
 //
-// What it changes from tuned, and why (measurements: kernels/EXPERIMENTS.md, rows 6-20):
+// What it changes from tuned, and why (measurements: kernels/EXPERIMENTS.md, rows 6-24):
 // - Balanced chunks instead of lanes per species: F+/F- term counts are very uneven (s150's neutron
 //   686 terms, the median species 27), so lanes per species wait on the heaviest one. The term
 //   lists, a factor-k term as k unit terms, are cut on the host into chunks of at most
@@ -13,7 +13,10 @@
 //   count (a warp's reactions differ in count): unused slots name a 1.0 entry of the state arrays.
 // - One reduction per geometric step (mass, energy, and Ye of the proposal, reused by the next
 //   step; the non-finite flag rides on its barrier), three barriers per step, and an accepted
-//   proposal becomes Y by exchanging array roles (zone_team.hpp).
+//   proposal becomes Y by exchanging array roles (zone_team.hpp). After its barrier each lane
+//   loads one wave's partial and a butterfly adds them, and on NVIDIA the three sums are
+//   transposed across the wave (half the values sent each way per level): with few zones the
+//   reduction is on every step's serial path (EXPERIMENTS.md 23-24: (d) 26.13 -> 23.63 ns).
 // - The placement (what is in LDS) is a template argument, so loads are shared or global, not
 //   generic.
 // - Per target: on NVIDIA 128 threads per zone, the zone's arrays alone in shared memory (the

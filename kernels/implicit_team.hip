@@ -1,15 +1,17 @@
-// implicit, one zone per workgroup (`run.kernel: lds`, 256 threads) or per wave (`run.kernel:
-// wave`) with `integrator.method: implicit`.
+// implicit, one zone per workgroup (`run.kernel: lds`; NVIDIA 128 threads, gfx90a 256) or per wave
+// (`run.kernel: wave`) with `integrator.method: implicit`.
 //
 // The team runs implicit_team::integrate_zone (implicit_team.hpp): the phases of the network's
 // ImplicitSchedule with a barrier after each, reductions by wave shuffles and one barrier. Why: the
 // one-zone-per-thread kernel streams each zone's LU values from device memory at every update
 // (~1 MB per zone-step for s150), where a team keeps them on chip. Placement: the LU values and the
 // zone's vectors (the "hot" arrays: 51.6 KB for s150, 46 KB for rp-z24) in LDS where they fit,
-// the rate factors, fluxes, flux derivatives and J entries (the "cold" ones) too where that keeps
-// as many blocks resident; what is not in LDS is in a per-block workspace in global memory. The
-// run header says which. The cost is latency: a triangular solve is a chain of row levels
-// (85 for s150), one barrier each, four or five solves per step.
+// then the LU's column indices as bytes, the rate factors, fluxes, flux derivatives and J entries
+// (the "cold" ones) too where that keeps as many blocks resident; what is not in LDS is in a
+// per-block workspace in global memory. The run header says which. The cost is latency: a
+// triangular solve is a chain of row levels (85 for s150), four or five solves per step; each
+// runs on one wave with a wave barrier per level (EXPERIMENTS.md, the implicit team kernel: the
+// block barrier per level and one lane per row were half of the step's time).
 #include <stdexcept>
 #include <string>
 

@@ -324,6 +324,12 @@ TEST(ImplicitTeam, ScheduledLuIsTheSerialOneBitwiseAndItsSolveWithinRounding) {
       // The solve's rows are summed by lanes: within rounding of the serial sums.
       for (int i = 0; i < n; ++i)
         ASSERT_LE(std::fabs(x[i] - x_serial[i]), 1e-13 * std::fabs(x_serial[i])) << "component " << i;
+      // The kernel's byte copy of the column indices (LDS, n <= 256) reads the same columns.
+      const std::vector<std::uint8_t> bytes(lu.columns, lu.columns + lu.filled_count);
+      std::vector<double> x_bytes(n);
+      implicit_team::solve(team, schedule.view(), implicit_team::ByteColumns{bytes.data()}, scheduled.data(), b.data(),
+                           x_bytes.data(), team_work.data());
+      for (int i = 0; i < n; ++i) ASSERT_TRUE(same_bits(x_bytes[i], x[i])) << "component " << i;
     }
   }
 }

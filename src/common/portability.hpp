@@ -22,13 +22,4 @@ ZONEODE_HD inline bool is_finite(double x) {
   return std::isfinite(x);
 #endif
 }
-// The next double after x toward `toward` (std::nextafter on the host, the device library's in
-// kernels, where std::nextafter is a host function).
-ZONEODE_HD inline double next_after(double x, double toward) {
-#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
-  return ::nextafter(x, toward);
-#else
-  return std::nextafter(x, toward);
-#endif
-}
 }  // namespace zoneode

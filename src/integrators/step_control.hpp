@@ -58,8 +58,6 @@ class StepControl {
     if (!input_valid) {
       status_ = zone_bad_input;
       done_ = true;
-    } else {
-      drift_limit_ = deviation_limit(settings.max_mass_drift, initial_mass);
     }
     dt_ = settings.dt_initial > 0.0 ? settings.dt_initial : settings.dt_fraction * t_;
   }
@@ -124,7 +122,7 @@ class StepControl {
     result.steps = steps_;
     result.rejected_steps = rejected_;
     result.time_reached = t_;
-    result.max_mass_drift = max_deviation_ > 0.0 ? max_deviation_ / initial_mass_ : 0.0;
+    result.max_mass_drift = max_drift_;
     result.mass_fraction_sum = final_mass;
     const double burn_time = t_ - settings_.start_time;
     if (burn_time > 0.0) {
@@ -148,38 +146,14 @@ class StepControl {
   // the abundances go wrong, and hide the failure. Without renormalising mass_ratio_ stays 1.
   ZONEODE_HD bool check(const AttemptReductions& r) {
     if (!r.finite) return stop(zone_non_finite);
-    // drift = deviation / initial mass, compared and maximised without the division (a step's
-    // serial path on the GPU): a correctly rounded division is monotone in its numerator, so
-    // drift <= max_mass_drift exactly when deviation <= drift_limit_, and the largest drift is
-    // the largest deviation divided once at the end, bit for bit.
-    const double deviation = fabs(r.mass * mass_ratio_ - initial_mass_);
-    const bool within = drift_limit_ == drift_limit_ ? deviation <= drift_limit_
-                                                     : deviation / initial_mass_ <= settings_.max_mass_drift;
-    if (!within) return stop(zone_mass_drift);
-    if (deviation > max_deviation_) max_deviation_ = deviation;
+    const double drift = fabs(r.mass * mass_ratio_ - initial_mass_) / initial_mass_;
+    if (!(drift <= settings_.max_mass_drift)) return stop(zone_mass_drift);
+    if (drift > max_drift_) max_drift_ = drift;
     if (settings_.renormalize) {  // otherwise scale_ and mass_ratio_ stay 1 (no division per step)
       scale_ = initial_mass_ / r.mass;
       mass_ratio_ /= scale_;
     }
     return true;
-  }
-  // The largest deviation d >= 0 with d / mass <= limit (rounded division), -1 when none is (limit
-  // < 0 or NaN), NaN where it is not found in a few ulps (check() then divides): the division is
-  // monotone in d, so { d >= 0 : d / mass <= limit } = [0, that].
-  ZONEODE_HD static double deviation_limit(double limit, double mass) {
-    constexpr double largest = 1.7976931348623157e308;  // DBL_MAX
-    if (!(limit >= 0.0) || !(mass > 0.0)) return -1.0;
-    if (!(limit < INFINITY)) return INFINITY;
-    double d = limit * mass;
-    if (!(d <= largest)) d = largest;
-    // limit * mass is within a few ulps of the boundary; otherwise (extreme magnitudes) NaN: divide.
-    for (int k = 0; k < 16 && d > 0.0 && !(d / mass <= limit); ++k) d = next_after(d, 0.0);
-    if (!(d / mass <= limit)) return NAN;
-    for (int k = 0; k < 16; ++k) {
-      if (!(d < largest && next_after(d, INFINITY) / mass <= limit)) return d;
-      d = next_after(d, INFINITY);
-    }
-    return NAN;
   }
   ZONEODE_HD void advance() {
     t_ = last_ ? settings_.end_time : t_ + step_;
@@ -198,8 +172,7 @@ class StepControl {
   std::int64_t steps_ = 0;
   std::int64_t rejected_ = 0;
   double released_ = 0.0;  // integral of sum_r flux_r Q_r dt [MeV mol/g]
-  double max_deviation_ = 0.0;  // the largest |mass * mass_ratio_ - initial mass| of the accepted steps
-  double drift_limit_ = -1.0;   // the largest such deviation within max_mass_drift (deviation_limit)
+  double max_drift_ = 0.0;
   double mass_ratio_ = 1.0;  // renormalising: the compounded mass ratio of the accepted steps
   double scale_ = 1.0;
 };
