@@ -2,9 +2,10 @@
 # Round 4, call 1 (issues 16 and 17), on the H200: where the implicit team kernel's step goes (ncu,
 # source-level, on s150 at rtol 1e-6), where (d)'s step goes (ncu on final's 512-thread kernel), and
 # (d) timed and compared with the CPU for six versions of the three files the step's reductions and
-# control live in (sets/eN: e0 the last landing, e1 + the waves' partials by a butterfly, e2 + the
-# species' chunk sums in four chains, e3 + the drift check without a division, e4 + the transposed
-# wave reduction, e5 = e1-e4 together; patches/ has the same as diffs).
+# control live (eN: e0 the last landing, 3f56a54; e1 + the waves' partials by a butterfly; e2, e3,
+# e4 = e1 + the species' chunk sums in four chains, + the drift check without a division, + the
+# transposed wave reduction; e5 = e1-e4 together). The call ran with the three files of each
+# version copied in from sets/eN; these are made here from patches/ (git apply), sets/ not kept.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 out=${1:-$OUT}; mkdir -p "$out"; work=/tmp/r4; rm -rf "$work"; mkdir -p "$work/bin"; t0=$SECONDS
@@ -22,6 +23,20 @@ d=inputs/bench/d-study-104.yaml
 # The CPU reference of (d) (all 104 zones, 15 threads) in the background while the versions build.
 $z $d --quiet --force --threads 15 --set output.prefix="$work/cpu-d" --summary "$work/cpu-d.json" >"$work/cpu-d.log" 2>&1 &
 cpu_pid=$!
+# The six versions' files (sets/eN) from the patches, over 3f56a54's (e0): needs this checkout's
+# git (the device machine's copy has none: make the sets here first, then they travel).
+p=$PWD/kernels/bench/round4/patches files="kernels/gpu_runtime.hpp kernels/zone_team.hpp src/integrators/step_control.hpp"
+if [ ! -d kernels/bench/round4/sets ]; then
+  rm -rf "$work/base" && mkdir -p "$work/base" && git archive 3f56a54 $files | tar -x -C "$work/base" || exit 1
+  make_set() {  # make_set NAME PATCH...
+    local d=$PWD/kernels/bench/round4/sets/$1; shift
+    rm -rf "$work/apply" && cp -r "$work/base" "$work/apply" && mkdir -p "$d" || exit 1
+    for patch in "$@"; do (cd "$work/apply" && git apply -p1 "$p/$patch.patch") || exit 1; done
+    cp -r "$work/apply/." "$d/"
+  }
+  make_set e0; make_set e1 e1-shuffle; make_set e2 e1-shuffle e2-species; make_set e3 e1-shuffle e3-drift
+  make_set e4 e1-shuffle e4-transposed; make_set e5 e1-shuffle e2-species e3-drift e4-transposed
+fi
 # The six versions: a copy of the tree, the set's files over it, final only.
 mkdir -p "$work/src"; tar --exclude=./build-gpu --exclude=./.git -cf - . | tar -xf - -C "$work/src"
 for e in e0 e1 e2 e3 e4 e5; do
