@@ -334,6 +334,34 @@ TEST(ImplicitTeam, ScheduledLuIsTheSerialOneBitwiseAndItsSolveWithinRounding) {
   }
 }
 
+// The Jacobian's gathers (implicit_schedule.hpp): every term of every item in exactly one piece of
+// at most 32 terms, in term order; items of one piece write their output, the others' pieces have
+// scratch slots of their own, within the matrix's room; s150's longest entry (345 terms) is split.
+TEST(ImplicitTeam, GatherPiecesCoverEveryTermOnce) {
+  const CompactNetwork compact(generate_network(generator_preset("s150")));
+  const ImplicitStructure structure(compact);
+  const ImplicitSchedule schedule(structure, 256);
+  const int terms = static_cast<int>(schedule.gather_coefficient.size());
+  std::vector<int> covered(terms, 0), scratch(schedule.gather_scratch(), 0);
+  for (const GatherPiece& piece : schedule.pieces) {
+    ASSERT_LE(piece.last - piece.first, 32);
+    for (int k = piece.first; k < piece.last; ++k) ++covered[k];
+    if (piece.output < 0) ++scratch.at(-1 - piece.output);
+  }
+  for (int k = 0; k < terms; ++k) ASSERT_EQ(covered[k], 1) << "term " << k;
+  for (std::size_t slot = 0; slot < scratch.size(); ++slot) ASSERT_EQ(scratch[slot], 1) << "scratch " << slot;
+  EXPECT_LE(schedule.gather_scratch(), structure.filled_entries());
+  int split_terms = 0;
+  for (const MultiPieceItem& item : schedule.multi_items) {
+    EXPECT_GE(item.pieces, 2);
+    for (const GatherPiece& piece : schedule.pieces)
+      if (piece.output < 0 && -1 - piece.output >= item.first_scratch && -1 - piece.output < item.first_scratch + item.pieces)
+        split_terms += piece.last - piece.first;
+  }
+  EXPECT_GE(split_terms, 345) << "the 345-term entry is not split";
+  EXPECT_EQ(terms, static_cast<int>(structure.term_slot.size() + structure.ye_term_slot.size() + structure.energy_term_slot.size()));
+}
+
 // A planted fault: the LU's phases run as one (no barrier between pivots), thread order reversed:
 // updates read values their pivot's phase has not finished; the result differs from the serial.
 TEST(ImplicitTeam, ThePlantedMissingBarrierIsCaught) {
