@@ -252,8 +252,6 @@ void launch_team(const LaunchPlan& plan, const KernelArgs& args) {
   }
 }
 
-}  // namespace
-
 // Threads of the `lds` team unless run.kernel_config asks for 128x0 or 256x0. NVIDIA: 128 (4 warps,
 // 128 registers under the bound of the 4 blocks that LDS allows anyway; 256 threads get 64 and
 // spill); the solves run on waves and need no more (EXPERIMENTS.md, the implicit kernel). gfx90a:
@@ -265,12 +263,12 @@ constexpr int implicit_team_block = 256;
 #endif
 
 int team_block(const LaunchContext& c) {
-  if (!c.tuning.configured) return implicit_team_block;
-  if ((c.tuning.block == 128 || c.tuning.block == 256) && c.tuning.group == 0 && c.tuning.min_blocks == 0)
-    return c.tuning.block;
-  throw std::invalid_argument("run.kernel_config: the implicit team kernel runs 128x0 or 256x0, not " +
-                              config_name({c.tuning.block, c.tuning.group, c.tuning.min_blocks}));
+  const KernelConfig config = kernel_config(c, {implicit_team_block, 0, 0});
+  if ((config.block == 128 || config.block == 256) && config.group == 0 && config.min_blocks == 0) return config.block;
+  throw std::invalid_argument("run.kernel_config: the implicit team kernel runs 128x0 or 256x0, not " + config_name(config));
 }
+
+}  // namespace
 
 LaunchPlan plan_implicit_team(const LaunchContext& c) {
   if (team_block(c) == 256)
@@ -283,7 +281,8 @@ LaunchPlan plan_implicit_wave(const LaunchContext& c) {
 }
 bool implicit_team_fits_on_chip(const LaunchContext& c) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
-  return 8 * static_cast<std::size_t>(split.hot) + 16 * (256 / wave_size) + 64 <= c.max_shared_bytes;
+  // the largest team's scratch and the zone slot, as plan_team counts them
+  return 8 * static_cast<std::size_t>(split.hot) + 16 * DeviceTeam<256>::waves + 64 <= c.max_shared_bytes;
 }
 
 void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args) {
