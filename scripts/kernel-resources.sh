@@ -28,17 +28,17 @@ trap 'rm -rf "$work"' EXIT
   # The instantiation each variant runs by default: its file's "// resources:" line.
   declare -A hip_pick cuda_pick
   for v in "${variants[@]}"; do
-    hip_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\1|p' "kernels/$v.hip")
-    cuda_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\2|p' "kernels/$v.hip")
-    [ -n "${hip_pick[$v]}" ] || { echo "kernels/$v.hip: no '// resources: gfx90a KERNEL, sm_90 KERNEL' line" >&2; exit 2; }
+    hip_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\1|p' "kernels/asymptotic/$v.hip")
+    cuda_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\2|p' "kernels/asymptotic/$v.hip")
+    [ -n "${hip_pick[$v]}" ] || { echo "kernels/asymptotic/$v.hip: no '// resources: gfx90a KERNEL, sm_90 KERNEL' line" >&2; exit 2; }
   done
   for v in "${variants[@]}"; do
-    hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/$v.hip" \
+    hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/asymptotic/$v.hip" \
       -o "$work/$v.o" -Rpass-analysis=kernel-resource-usage >"$work/$v.hip.log" 2>&1
     # The remarks of the picked kernel: from its "Function Name" line to the next one.
     awk -v k="${hip_pick[$v]}" '/Function Name:/ {on = index($0, k) > 0} on' "$work/$v.hip.log" >"$work/$v.hip.picked"
     get() { sed -n "s/.*remark: *$1: *\([0-9]*\).*/\1/p" "$work/$v.hip.picked" | head -1; }
-    "$nvcc" -std=c++17 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/$v.hip" -o "$work/$v.cu.o" \
+    "$nvcc" -std=c++17 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/asymptotic/$v.hip" -o "$work/$v.cu.o" \
       -Xptxas -v >"$work/$v.cu.log" 2>&1
     awk -v k="${cuda_pick[$v]}" '/Compiling entry function/ {on = index($0, k) > 0} on' "$work/$v.cu.log" >"$work/$v.cu.picked"
     mv "$work/$v.cu.picked" "$work/$v.cu.log"

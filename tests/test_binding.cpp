@@ -48,7 +48,7 @@ class PlantedNode : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  // What the GPU backend describes for GCD `gcd` (kernels/gpu_backend.hip's form), HIP's bus case.
+  // What the GPU backend describes for GCD `gcd` (kernels/runtime/gpu_backend.hip's form), HIP's bus case.
   static std::string device(int gcd) {
     return "AMD Instinct MI250X (device " + std::to_string(gcd) + " of 8, PCI 0000:" + buses[gcd] + ":00.0)";
   }

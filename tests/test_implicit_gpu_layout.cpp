@@ -1,4 +1,4 @@
-// The implicit GPU kernel's host-side logic, on the CPU (kernels/implicit_thread.hpp): a zone
+// The implicit GPU kernel's host-side logic, on the CPU (kernels/implicit/implicit_thread.hpp): a zone
 // integrated in a thread slot of the interleaved workspace, as the kernel does it, gives bitwise the
 // CPU backend's result whatever the slot, the slot count and what earlier zones left in the slot;
 // and the slot count: resident threads, zones, memory, and the refusal when not one block fits.
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "implicit_thread.hpp"
+#include "implicit/implicit_thread.hpp"
 #include "integrators/method_data.hpp"
 #include "network/compact.hpp"
 #include "network/generator.hpp"

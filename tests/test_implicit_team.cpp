@@ -1,4 +1,4 @@
-// The implicit method run by a team of threads (kernels/implicit_team.hpp), on the CPU: a team
+// The implicit method run by a team of threads (kernels/implicit/implicit_team.hpp), on the CPU: a team
 // emulated serially, its phases run in several thread orders, its reductions in the device's order
 // (per thread, then a wave's shuffle tree, then the waves in order). Checks that
 // - the team's result is the same bits whatever the order within a phase (no task of a phase reads
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "implicit_team.hpp"
+#include "implicit/implicit_team.hpp"
 #include "integrators/implicit_schedule.hpp"
 #include "integrators/method_data.hpp"
 #include "network/analytic.hpp"

@@ -1,4 +1,4 @@
-// final's host-side layouts (kernels/term_chunks.cpp): the term chunks hold every species' terms
+// final's host-side layouts (kernels/asymptotic/term_chunks.cpp): the term chunks hold every species' terms
 // (a factor-k term as k unit terms), their sums equal the CSR sums, the bank ordering is only a
 // permutation within each chunk and removes conflicts the model counts; the branch-free flux is
 // bitwise the serial one.
@@ -9,7 +9,7 @@
 #include <map>
 #include <random>
 
-#include "kernel_launch.hpp"
+#include "runtime/kernel_launch.hpp"
 #include "network/analytic.hpp"
 #include "network/compact.hpp"
 #include "network/generator.hpp"

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "gpu_runtime.hpp"
+#include "runtime/gpu_runtime.hpp"
 
 namespace {
 

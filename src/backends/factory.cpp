@@ -4,7 +4,7 @@
 #include "backends/backend.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #if ZONEODE_HAVE_GPU
-#include "gpu_backend.hpp"  // kernels/
+#include "runtime/gpu_backend.hpp"  // kernels/
 #endif
 
 namespace zoneode {

@@ -207,7 +207,7 @@ ValidationDeck read_validation(DeckSection section) {
 
 // Every key written out (the resolved deck says what was modelled), all off by default. Every
 // option runs with every method on both backends (the GPU's in each kernel's physics
-// instantiation: kernels/zone_team_physics.hpp, implicit_team.hpp).
+// instantiation: kernels/asymptotic/zone_team_physics.hpp, implicit_team.hpp).
 PhysicsOptions read_physics(DeckSection section) {
   PhysicsOptions physics;
   physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);

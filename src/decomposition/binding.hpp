@@ -36,7 +36,7 @@ std::string cpu_list_of_this_thread();
 // comma-separated in node order; "?" when none is found.
 std::string numa_nodes_of(const std::vector<int>& cpus, const std::string& sysfs_root);
 // The device index and PCI bus id in a GPU backend's device description ("NVIDIA H200 (device 0
-// of 4, PCI 0000:3B:00.0)": kernels/gpu_backend.hip), the bus as sysfs names it (lower case,
+// of 4, PCI 0000:3B:00.0)": kernels/runtime/gpu_backend.hip), the bus as sysfs names it (lower case,
 // 4-digit domain); empty strings for the host.
 std::string gpu_index_of(const std::string& device);
 std::string pci_bus_of(const std::string& device);

@@ -1,5 +1,5 @@
 // The implicit method's sparse work cut into phases that a team of threads runs one zone with
-// (kernels/implicit_team.hpp): within a phase every task writes values no other task of the phase
+// (kernels/implicit/implicit_team.hpp): within a phase every task writes values no other task of the phase
 // reads or writes, so a phase needs no ordering but the barrier after it. Built once per network
 // on the host from the ImplicitStructure; each task does its operations in the order the serial
 // code does them, so every LU value is bitwise the serial one's, and every Jacobian entry whose

@@ -92,7 +92,7 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) {
 // last good state. Screening and self-heating as in the asymptotic method: fluxes screened at the
 // state they are evaluated at; an accepted step's energy (the trapezoid below) heats the zone and
 // the rate factors follow T9; result.final_T9 is where T9 ended. `workspace` holds workspace_doubles() values. The serial reference that the
-// CPU backend runs per zone; kernels/zone_team_qss2.hpp is the same with a team of threads.
+// CPU backend runs per zone; kernels/qss2/zone_team_qss2.hpp is the same with a team of threads.
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
                                       double rho, Abundances Y, Array workspace, ZoneResult& result) {

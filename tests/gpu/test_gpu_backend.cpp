@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "kernel_launch.hpp"
+#include "runtime/kernel_launch.hpp"
 #include "network/generator.hpp"
 
 namespace zoneode {
@@ -88,7 +88,7 @@ ZoneBatch qss2_zones(const Network& network) {
   return batch;
 }
 
-// Every built variant's qss2 (kernels/zone_team_qss2.hpp, through run_zones) against the CPU
+// Every built variant's qss2 (kernels/qss2/zone_team_qss2.hpp, through run_zones) against the CPU
 // backend's qss2 (integrators/qss2.hpp) on the same zones. Geometric schedule: the same steps,
 // so the same status, step count and flux evaluations, and abundances and energy rates within
 // 1e-12 (the sums' order differs). Adaptive schedule (rtol 1e-5, dt growth up to 5x, so that

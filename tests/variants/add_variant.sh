@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Adding a kernel variant touches one list and one file (kernels/README.md, "Adding a variant"):
 # in a copy of the tree, one line appended to src/common/kernel_variants.def and one new file
-# kernels/dummy.hip; a HIP build (Debian's hipcc, gfx90a) of that variant alone must then accept
+# kernels/asymptotic/dummy.hip; a HIP build (Debian's hipcc, gfx90a) of that variant alone must then accept
 # it in CMake, list it in `zoneode --list-kernels` and the help text, take it as run.kernel, and
 # give it a row in the resource table. Nothing else may need editing. Run by .ci/run.
 # Usage: tests/variants/add_variant.sh [SOURCE_DIR]
@@ -19,11 +19,11 @@ check() { if eval "$2"; then echo "ok: $1"; else echo "FAIL: $1"; fail=1; fi; }
 
 # The one list and the one file.
 echo 'ZONEODE_CHOICE(dummy, "a test variant: baseline'"'"'s mapping with 128 threads")' >>"$tree/src/common/kernel_variants.def"
-cat >"$tree/kernels/dummy.hip" <<'HIP'
+cat >"$tree/kernels/asymptotic/dummy.hip" <<'HIP'
 // dummy: a test variant (tests/variants/add_variant.sh): baseline's mapping with 128 threads.
 // resources: gfx90a dummy_kernel, sm_90 dummy_kernel (the instantiation each target runs by default;
 // scripts/kernel-resources.sh reads this line)
-#include "kernel_common.hpp"
+#include "kernel_common.hpp"  // kernels/asymptotic/, beside it
 
 namespace zoneode::gpu {
 namespace {

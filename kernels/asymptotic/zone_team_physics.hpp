@@ -21,7 +21,7 @@
 // in the order of the reduced sums and the device's exp/log/cbrt.
 #pragma once
 
-#include "gpu_runtime.hpp"
+#include "runtime/gpu_runtime.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
 #include "physics/self_heating.hpp"

@@ -8,7 +8,7 @@
 //   ceil(terms / 256) terms that never cross a species; each thread sums its chunks into LDS, then
 //   each species adds its few chunk sums in order. Chunks are stored longest first and by column,
 //   so a wave's loads coalesce, and each chunk's terms are ordered against shared-memory bank
-//   conflicts of the flux gathers (kernels/term_chunks.cpp).
+//   conflicts of the flux gathers (kernels/asymptotic/term_chunks.cpp).
 // - Every reaction's flux multiplies the network's most reactants without a branch on its own
 //   count (a warp's reactions differ in count): unused slots name a 1.0 entry of the state arrays.
 // - One reduction per geometric step (mass, energy, and Ye of the proposal, reused by the next

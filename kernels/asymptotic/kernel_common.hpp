@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu_runtime.hpp"
-#include "kernel_launch.hpp"
+#include "runtime/gpu_runtime.hpp"
+#include "runtime/kernel_launch.hpp"
 #include "zone_team.hpp"
-#include "zone_team_qss2.hpp"
+#include "qss2/zone_team_qss2.hpp"
 
 namespace zoneode::gpu {
 
@@ -41,7 +41,7 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 // physics options' hooks (zone_team_physics.hpp), which a variant launches when LaunchPlan::physics.
 // METHOD is a compile-time choice too: a kernel runs one method's team integrator, so that the
 // variants' asymptotic kernels keep their registers and occupancy (qss2's kernels:
-// kernels/qss2_kernels.hip).
+// kernels/qss2/qss2_kernels.hip).
 template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false,
           IntegrationMethod METHOD = IntegrationMethod::asymptotic>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,

@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu_runtime.hpp"
+#include "runtime/gpu_runtime.hpp"
 #include "implicit_kernels.hpp"
 #include "implicit_team.hpp"
 #include "implicit_thread.hpp"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu_runtime.hpp"
+#include "runtime/gpu_runtime.hpp"
 #include "implicit_kernels.hpp"
 #include "implicit_thread.hpp"  // ImplicitSlots, InputError
 #include "integrators/implicit_schedule.hpp"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kernel_launch.hpp"
+#include "runtime/kernel_launch.hpp"
 
 namespace zoneode::gpu {
 

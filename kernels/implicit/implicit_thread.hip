@@ -8,7 +8,7 @@
 // consecutive doubles. The network's arrays are read by every lane at the same index (broadcast).
 // The cost is the workspace traffic (the LU alone reads and writes ~1 MB per zone-step for s150),
 // so this kernel is bound by device memory bandwidth.
-#include "gpu_runtime.hpp"
+#include "runtime/gpu_runtime.hpp"
 #include "implicit_kernels.hpp"
 #include "implicit_thread.hpp"
 

@@ -9,8 +9,8 @@
 // serial sums only in the last bits (validation/README.md).
 #pragma once
 
-#include "gpu_runtime.hpp"
-#include "kernel_launch.hpp"
+#include "runtime/gpu_runtime.hpp"
+#include "runtime/kernel_launch.hpp"
 #include "integrators/asymptotic.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"

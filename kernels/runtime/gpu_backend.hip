@@ -16,7 +16,7 @@
 
 #include "common/errors.hpp"
 #include "gpu_runtime.hpp"
-#include "implicit_kernels.hpp"
+#include "implicit/implicit_kernels.hpp"
 #include "kernel_launch.hpp"
 
 namespace zoneode {
@@ -58,7 +58,7 @@ class DeviceArray {
 
 namespace gpu {
 // The variants built into this binary (kernel_variants_built.def, generated from the one list
-// src/common/kernel_variants.def): kernels/NAME.hip defines NAME_variant().
+// src/common/kernel_variants.def): kernels/asymptotic/NAME.hip defines NAME_variant().
 #define ZONEODE_CHOICE(name, ...) const VariantOps* name##_variant();
 #include "kernel_variants_built.def"
 #undef ZONEODE_CHOICE
@@ -235,7 +235,7 @@ class GpuBackend final : public Backend {
   }
 
  private:
-  // The variant's plan; for qss2 its kernel in the variant's shape (kernels/qss2_kernels.hip).
+  // The variant's plan; for qss2 its kernel in the variant's shape (kernels/qss2/qss2_kernels.hip).
   gpu::LaunchPlan plan() const {
     const gpu::LaunchPlan variant = ops_->plan(context_);
     return context_.method == IntegrationMethod::qss2 ? gpu::plan_qss2(variant, context_) : variant;

@@ -31,7 +31,7 @@ struct KernelArgs {
   double* workspace = nullptr;          // [block][workspace_doubles] for arrays kept in global memory
   std::int64_t workspace_doubles = 0;   // per block
   unsigned long long* next_zone = nullptr;  // zone counter: blocks take zones as they finish (0 at launch)
-  // final: the F+/F- terms in balanced chunks, stored by column (kernels/final.hip, TermChunks)
+  // final: the F+/F- terms in balanced chunks, stored by column (kernels/asymptotic/final.hip, TermChunks)
   const reaction_index_t* chunk_terms = nullptr;      // [unit terms]: reaction, by column
   const std::int32_t* chunk_column_start = nullptr;   // [longest chunk + 1]
   const std::int32_t* chunk_length = nullptr;         // [chunks]
@@ -131,7 +131,7 @@ class DeviceUploads {
   }
 };
 
-// A kernel variant, as kernels/NAME.hip defines it (NAME_variant(); its name is the list's).
+// A kernel variant, as kernels/asymptotic/NAME.hip defines it (NAME_variant(); its name is the list's).
 struct VariantOps {
   LaunchPlan (*plan)(const LaunchContext& context);
   void (*launch)(const LaunchPlan& plan, const KernelArgs& args);
@@ -142,7 +142,7 @@ struct VariantOps {
                   LaunchContext& context) = nullptr;
 };
 
-// The qss2 method on the GPU (kernels/qss2_kernels.hip): a variant's plan (made with
+// The qss2 method on the GPU (kernels/qss2/qss2_kernels.hip): a variant's plan (made with
 // LaunchContext::method qss2, so that its LDS holds qss2's arrays) re-sized for the qss2 kernel of
 // the same threads, lanes, reduction and placement; throws std::invalid_argument where there is
 // none. launch_qss2 runs it.
@@ -164,7 +164,7 @@ inline KernelConfig kernel_config(const LaunchContext& context, KernelConfig def
 // "BLOCKxGROUPxMIN_BLOCKS", for messages.
 std::string config_name(const KernelConfig& config);
 
-// Each variant file kernels/NAME.hip defines `const VariantOps* NAME_variant()` (the launch
+// Each variant file kernels/asymptotic/NAME.hip defines `const VariantOps* NAME_variant()` (the launch
 // table in gpu_backend.hip declares those built).
 
 // Doubles per zone of the arrays the team integrators use: Y, rate factors, fluxes, two proposals

@@ -6,8 +6,8 @@
 // order differs from the CPU's serial one (last bits).
 #pragma once
 
-#include "zone_team.hpp"
-#include "zone_team_physics.hpp"
+#include "asymptotic/zone_team.hpp"
+#include "asymptotic/zone_team_physics.hpp"
 #include "integrators/qss2.hpp"
 
 namespace zoneode::gpu {

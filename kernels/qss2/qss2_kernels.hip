@@ -1,4 +1,4 @@
-// The qss2 method's kernels: run_zones with METHOD = qss2 (kernels/zone_team_qss2.hpp) in the
+// The qss2 method's kernels: run_zones with METHOD = qss2 (kernels/qss2/zone_team_qss2.hpp) in the
 // shape of each variant's plan, so that every variant runs qss2 with its own threads per zone,
 // sums (lanes per species or final's balanced chunks), reduction and placement, while the
 // variants' own kernels stay asymptotic-only: a kernel's registers are those of its heaviest path,
@@ -9,7 +9,7 @@
 // variants' default configurations; a run.kernel_config sweep outside them is refused.
 #include <stdexcept>
 
-#include "kernel_common.hpp"
+#include "asymptotic/kernel_common.hpp"
 
 namespace zoneode::gpu {
 namespace {

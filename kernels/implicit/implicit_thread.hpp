@@ -1,4 +1,4 @@
-// The implicit method with one zone per thread (kernels/implicit_thread.hip): what is not device
+// The implicit method with one zone per thread (kernels/implicit/implicit_thread.hip): what is not device
 // specific, so that the CPU tests prove it (tests/test_implicit_gpu_layout.cpp).
 //
 // Layout: thread slot s of `slots` owns a column of one interleaved array. Value v of the slot
