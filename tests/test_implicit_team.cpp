@@ -76,15 +76,21 @@ struct EmulatedTeam {
   void for_each_wave(int count, Body&& body) const {
     for_each(count, body);
   }
+  // A round's lanes in the team's order (the tasks of a round are independent), each group's sums
+  // added in the device's tree; the schedule must be laid out for this wave.
   template <typename Part, typename Finish>
-  void wave_sums(int count, int lanes, Part&& part, Finish&& finish) const {
-    EXPECT_LE(lanes, wave);
-    for_each(count, [&](int t) {
-      std::vector<double> v(lanes);
-      for (int lane = 0; lane < lanes; ++lane) v[lane] = part(t, lane, lanes);
-      tree(v);
-      finish(t, v[0]);
-    });
+  void wave_rounds(int rounds, const SolveLaneTask* tasks, const std::int32_t* lanes_of, Part&& part,
+                   Finish&& finish) const {
+    for (int v = 0; v < rounds; ++v) {
+      const int lanes = lanes_of[v];
+      std::vector<double> sums(wave);
+      for_each(wave, [&](int lane) { sums[lane] = part(tasks[v * wave + lane], lanes); });
+      for (int mask = 1; mask < lanes; mask *= 2)
+        for (int k = 0; k < wave; k += 2 * mask) sums[k] = sums[k] + sums[k + mask];
+      for_each(wave, [&](int lane) {
+        if (tasks[v * wave + lane].row >= 0) finish(tasks[v * wave + lane], sums[lane]);
+      });
+    }
   }
   template <typename Count, typename Load, typename Body>
   void for_each_phase(int phases, Count&& count, Load&& load, Body&& body) const {

@@ -71,10 +71,10 @@ ImplicitScheduleView upload_schedule(const ImplicitSchedule& s, DeviceUploads& u
   view.matrix_diagonal = up.upload(s.matrix_diagonal);
   view.phase_slots = up.upload(s.phase_slots);
   view.lu_records = up.upload(s.lu_records);
-  view.forward_level = up.upload(s.forward_level);
-  view.forward_row = up.upload(s.forward_row);
-  view.backward_level = up.upload(s.backward_level);
-  view.backward_row = up.upload(s.backward_row);
+  view.forward_tasks = up.upload(s.forward_tasks);
+  view.forward_lanes = up.upload(s.forward_lanes);
+  view.backward_tasks = up.upload(s.backward_tasks);
+  view.backward_lanes = up.upload(s.backward_lanes);
   return view;
 }
 
@@ -98,7 +98,7 @@ std::string implicit_variant_names() {
 void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {
   const ImplicitStructure structure(network);
   args.implicit = upload_structure(structure, uploads);
-  args.implicit_schedule = upload_schedule(ImplicitSchedule(structure, implicit_schedule_tasks), uploads);
+  args.implicit_schedule = upload_schedule(ImplicitSchedule(structure, implicit_schedule_tasks, wave_size), uploads);
   context.implicit_layout = structure.layout();
   // The zones' arrays may take 3/8 of the free memory (GpuBackend::max_batch_zones), the
   // workspaces as much again: a quarter stays free for the runtime and ranks sharing the device.

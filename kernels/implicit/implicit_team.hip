@@ -90,16 +90,27 @@ struct DeviceTeam {
     for (int i = static_cast<int>(threadIdx.x) / wave_size; i < count; i += waves) body(i);
     __syncthreads();
   }
+  // Each lane reads its next round's task (and the round's lanes) before it sums this one: their
+  // addresses do not depend on the data, so the loads' latency hides behind the round's work.
   template <typename Part, typename Finish>
-  __device__ void wave_sums(int count, int lanes, Part&& part, Finish&& finish) const {
-    const int lane = static_cast<int>(threadIdx.x) % wave_size, per_round = wave_size / lanes;
-    for (int base = 0; base < count; base += per_round) {
-      const int t = base + lane / lanes, k = lane % lanes;
-      double v = t < count ? part(t, k, lanes) : 0.0;
-      for (int mask = 1; mask < lanes; mask *= 2) v += shuffle_xor(v, mask, wave_size);
-      if (t < count && k == 0) finish(t, v);
+  __device__ void wave_rounds(int rounds, const SolveLaneTask* tasks, const std::int32_t* lanes_of, Part&& part,
+                              Finish&& finish) const {
+    const int lane = static_cast<int>(threadIdx.x) % wave_size;
+    if (rounds <= 0) return;
+    SolveLaneTask next = tasks[lane];
+    int next_lanes = lanes_of[0];
+    for (int v = 0; v < rounds; ++v) {
+      const SolveLaneTask task = next;
+      const int lanes = next_lanes;
+      if (v + 1 < rounds) {
+        next = tasks[(v + 1) * wave_size + lane];
+        next_lanes = lanes_of[v + 1];
+      }
+      double sum = part(task, lanes);
+      for (int mask = 1; mask < lanes; mask *= 2) sum += shuffle_xor(sum, mask, wave_size);
+      if (task.row >= 0) finish(task, sum);
+      sync_wave();
     }
-    sync_wave();
   }
   // A phase's records are whole slots of lu_record_width (>= SIZE), so every thread has a first
   // record x = threadIdx.x in every phase: it is loaded during the phase before, its latency

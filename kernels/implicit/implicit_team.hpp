@@ -16,9 +16,11 @@
 //                            fixed tree (lane pairs, then pairs of pairs) and finish(i, v) gets
 //                            them; then a barrier
 //   for_each_wave(count, body)   body(i) for every i, each by one whole wave; then a barrier
-//   wave_sums(count, lanes, part, finish)   inside for_each_wave: group_sums for the calling wave
-//                            alone, with one value; then the wave synchronises (not the team)
-//   wave_lanes()             the lanes of a wave
+//   wave_rounds(rounds, tasks, lanes, part, finish)   inside for_each_wave: for each round v,
+//                            lane l of the calling wave adds part(tasks[v * wave + l], lanes[v]),
+//                            the sums of each group of lanes[v] lanes are added in the fixed tree,
+//                            finish(task, sum) for each task with row >= 0; the wave synchronises
+//                            after each round (not the team)
 //   for_each_phase(phases, count, load, body)   for each phase p in order, body(load(p, x)) for
 //                            every x in [0, count(p)), each by one thread; a barrier after each
 //                            phase (the device team reads a thread's first x of p + 1 before it)
@@ -90,9 +92,9 @@ struct ByteColumns {
 
 // x_r = M^-1 b_r for R right-hand sides, with the factors in a; b_r and x_r in species order,
 // distinct; work_r: species values each. Each right-hand side is one wave's (team.for_each_wave):
-// a level's rows by lanes of the wave, lanes_per_row() lanes to a row, each lane summing every
-// lanes-th term, the lanes' sums added in a fixed tree (team.wave_sums); the wave synchronises
-// between levels, the team once at the end. Rows are rounded differently from the serial solve's.
+// the schedule's rounds of lane tasks (a level's rows by lane groups, each lane summing every
+// lanes-th term), the lanes' sums added in a fixed tree (team.wave_rounds); the wave synchronises
+// between rounds, the team once at the end. Rows are rounded differently from the serial solve's.
 template <int R, typename Team, typename Columns>
 ZONEODE_HD inline void solve(const Team& team, const ImplicitScheduleView& sc, const Columns& columns, const double* a,
                              const double* const (&b)[R], double* const (&x)[R], double* const (&work)[R]) {
@@ -100,31 +102,20 @@ ZONEODE_HD inline void solve(const Team& team, const ImplicitScheduleView& sc, c
     const double* const rhs = b[r];
     double* const out = x[r];
     double* const y = work[r];
-    auto row_part = [&](const SolveRow& row, int lane, int lanes) {
+    auto part = [&](const SolveLaneTask& task, int lanes) {
       double sum = 0.0;
-      for (int q = row.first + lane; q < row.last; q += lanes) sum += a[q] * y[columns[q]];
+      for (int q = task.first; q < task.last; q += lanes) sum += a[q] * y[columns[q]];
       return sum;
     };
-    for (int v = 0; v < sc.forward_levels; ++v) {
-      const SolveLevel level = sc.forward_level[v];
-      const SolveRow* rows = sc.forward_row + level.first;
-      team.wave_sums(level.rows, lanes_per_row(level.rows, level.longest, team.wave_lanes()),
-                     [&](int t, int lane, int lanes) { return row_part(rows[t], lane, lanes); },
-                     [&](int t, double sum) { y[rows[t].row] = rhs[rows[t].order] - sum; });
-    }
+    team.wave_rounds(sc.forward_rounds, sc.forward_tasks, sc.forward_lanes, part,
+                     [&](const SolveLaneTask& task, double sum) { y[task.row] = rhs[task.order] - sum; });
     // Row p is final once computed: x takes it at once.
-    for (int v = 0; v < sc.backward_levels; ++v) {
-      const SolveLevel level = sc.backward_level[v];
-      const SolveRow* rows = sc.backward_row + level.first;
-      team.wave_sums(level.rows, lanes_per_row(level.rows, level.longest, team.wave_lanes()),
-                     [&](int t, int lane, int lanes) { return row_part(rows[t], lane, lanes); },
-                     [&](int t, double sum) {
-                       const SolveRow row = rows[t];
-                       const double value = (y[row.row] - sum) / a[row.first - 1];  // first - 1: the diagonal
-                       y[row.row] = value;
-                       out[row.order] = value;
+    team.wave_rounds(sc.backward_rounds, sc.backward_tasks, sc.backward_lanes, part,
+                     [&](const SolveLaneTask& task, double sum) {
+                       const double value = (y[task.row] - sum) / a[task.first - 1];  // first - 1: the diagonal
+                       y[task.row] = value;
+                       out[task.order] = value;
                      });
-    }
   });
 }
 

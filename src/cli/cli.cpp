@@ -193,6 +193,7 @@ int network_command(const CliOptions& options) {
   const CompactNetwork compact(network, deck.physics);
   if (options.command == "network-info") {
     print_network(network, compact, !options.quiet, std::cout);
+    if (!options.quiet) print_implicit_work(compact, std::cout);
     return exit_success;
   }
   // The output path rule of a run (cli/preflight.hpp): never an input, existing only with --force.

@@ -1,6 +1,8 @@
 #include "cli/report.hpp"
 
 #include "common/numbers.hpp"
+#include "integrators/implicit_structure.hpp"
+#include "integrators/implicit_work.hpp"
 #include "network/work.hpp"
 
 #include <cmath>
@@ -45,6 +47,23 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
                   compact.destruction_offsets[i + 1] - compact.destruction_offsets[i]);
     out << line;
   }
+}
+
+void print_implicit_work(const CompactNetwork& compact, std::ostream& out) {
+  const ImplicitStructure structure(compact);
+  const ImplicitStepWork work = count_implicit_step_work(compact, structure);
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "implicit per zone-step (Rodas3, no captures): M %lld entries, %lld with fill, %lld LU updates; "
+                "%lld flops (Jacobian %lld, LU %lld, solves %lld, f %lld), %lld B of values, %lld B of indices; "
+                "workspace %lld B per zone\n",
+                static_cast<long long>(structure.matrix_entries()), static_cast<long long>(structure.filled_entries()),
+                static_cast<long long>(structure.factor_updates()), static_cast<long long>(work.flops),
+                static_cast<long long>(work.jacobian_flops), static_cast<long long>(work.factor_flops),
+                static_cast<long long>(work.solve_flops), static_cast<long long>(work.rhs_flops),
+                static_cast<long long>(work.value_bytes), static_cast<long long>(work.index_bytes),
+                static_cast<long long>(8 * structure.workspace_doubles()));
+  out << line;
 }
 
 namespace {

@@ -16,6 +16,9 @@ namespace zoneode {
 
 // One line of counts (species, reactions, sets, F+/F- terms); a per-species table when asked.
 void print_network(const Network& network, const CompactNetwork& compact, bool per_species, std::ostream& out);
+// The implicit method's structure and counted work per zone-step (network info; the implicit ladder's
+// floors): LU fill, the flops by part, values and indices moved.
+void print_implicit_work(const CompactNetwork& compact, std::ostream& out);
 std::string hex64(std::uint64_t value);
 
 struct RunSummary {

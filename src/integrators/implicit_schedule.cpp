@@ -21,10 +21,11 @@ void group_by(const std::vector<std::int32_t>& key, int groups, std::vector<std:
 }
 
 // Rows in levels (level(row) = 1 + the largest level of the rows it depends on), each level's rows
-// longest first; first(p), last(p): row p's terms.
+// longest first, as rounds of lane tasks for a wave of `wave` lanes; first(p), last(p): row p's
+// terms.
 template <typename First, typename Last>
-void levels(int n, const std::vector<std::vector<std::int32_t>>& depends, bool backward, const std::vector<std::int32_t>& order,
-            First first, Last last, std::vector<SolveLevel>& out_levels, std::vector<SolveRow>& out_rows) {
+void rounds(int n, const std::vector<std::vector<std::int32_t>>& depends, bool backward, const std::vector<std::int32_t>& order,
+            First first, Last last, int wave, std::vector<SolveLaneTask>& tasks, std::vector<std::int32_t>& lanes_of) {
   std::vector<std::int32_t> level(n, 0);
   int count = 0;
   for (int step = 0; step < n; ++step) {
@@ -37,19 +38,30 @@ void levels(int n, const std::vector<std::vector<std::int32_t>>& depends, bool b
   for (int v = 0; v < count; ++v) {
     std::stable_sort(rows.begin() + offsets[v], rows.begin() + offsets[v + 1],
                      [&](int a, int b) { return last(a) - first(a) > last(b) - first(b); });
+    const int in_level = offsets[v + 1] - offsets[v];
     int longest = 0;
-    for (int k = offsets[v]; k < offsets[v + 1]; ++k) {
-      const int p = rows[k];
-      out_rows.push_back({p, first(p), last(p), order[p]});
-      longest = std::max(longest, last(p) - first(p));
+    for (int k = offsets[v]; k < offsets[v + 1]; ++k) longest = std::max(longest, last(rows[k]) - first(rows[k]));
+    const int lanes = lanes_per_row(in_level, longest, wave), groups = wave / lanes;
+    for (int base = 0; base < in_level; base += groups) {  // a round: up to `groups` rows
+      for (int lane = 0; lane < wave; ++lane) {
+        const int t = base + lane / lanes, k = lane % lanes;
+        if (t < in_level) {
+          const int p = rows[offsets[v] + t];
+          tasks.push_back({first(p) + k, last(p), k == 0 ? p : -1, order[p]});
+        } else {
+          tasks.push_back({0, 0, -2, 0});
+        }
+      }
+      lanes_of.push_back(lanes);
     }
-    out_levels.push_back({offsets[v], offsets[v + 1] - offsets[v], longest, 0});
   }
 }
 
 }  // namespace
 
-ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks, int piece_terms) {
+ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks, int wave_lanes, int piece_terms)
+    : wave(wave_lanes) {
+  if (wave < 1 || (wave & (wave - 1)) != 0) throw std::logic_error("implicit schedule: a wave of " + std::to_string(wave));
   const int n = s.species_count();
   const int filled = static_cast<int>(s.columns.size());
   const int entries = static_cast<int>(s.entry_row.size());
@@ -163,10 +175,10 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
     for (int q = s.row_offsets[p]; q < s.diagonal[p]; ++q) lower[p].push_back(s.columns[q]);
     for (int q = s.diagonal[p] + 1; q < s.row_offsets[p + 1]; ++q) upper[p].push_back(s.columns[q]);
   }
-  levels(n, lower, false, s.order, [&](int p) { return s.row_offsets[p]; }, [&](int p) { return s.diagonal[p]; },
-         forward_level, forward_row);
-  levels(n, upper, true, s.order, [&](int p) { return s.diagonal[p] + 1; }, [&](int p) { return s.row_offsets[p + 1]; },
-         backward_level, backward_row);
+  rounds(n, lower, false, s.order, [&](int p) { return s.row_offsets[p]; }, [&](int p) { return s.diagonal[p]; }, wave,
+         forward_tasks, forward_lanes);
+  rounds(n, upper, true, s.order, [&](int p) { return s.diagonal[p] + 1; }, [&](int p) { return s.row_offsets[p + 1]; }, wave,
+         backward_tasks, backward_lanes);
 }
 
 ImplicitScheduleView ImplicitSchedule::view() const {
@@ -182,12 +194,13 @@ ImplicitScheduleView ImplicitSchedule::view() const {
   v.phases = phases();
   v.phase_slots = phase_slots.data();
   v.lu_records = lu_records.data();
-  v.forward_levels = static_cast<int>(forward_level.size());
-  v.forward_level = forward_level.data();
-  v.forward_row = forward_row.data();
-  v.backward_levels = static_cast<int>(backward_level.size());
-  v.backward_level = backward_level.data();
-  v.backward_row = backward_row.data();
+  v.solve_wave = wave;
+  v.forward_rounds = static_cast<int>(forward_lanes.size());
+  v.forward_tasks = forward_tasks.data();
+  v.forward_lanes = forward_lanes.data();
+  v.backward_rounds = static_cast<int>(backward_lanes.size());
+  v.backward_tasks = backward_tasks.data();
+  v.backward_lanes = backward_lanes.data();
   return v;
 }
 

@@ -20,7 +20,9 @@
 //   (implicit_team_view.hpp), so a thread reads its next phase's first record before the barrier.
 // - Solves: the rows of L (forward) and U (backward) in levels: a row's sum needs only rows of
 //   earlier levels; a level's rows are summed by lanes of one wave side by side
-//   (lanes_per_row), so a solve needs no block barrier between its levels.
+//   (lanes_per_row), so a solve needs no block barrier between its levels. Each lane's part of
+//   each round is a task of its own (SolveLaneTask), so that a lane reads its next round's task,
+//   an address independent of the data, while it sums this one.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,8 @@ class ImplicitSchedule {
   // target_tasks: about how many tasks one LU phase should have (the team's size); a run of U
   // row k is at most ceil(updates of pivot k / target_tasks) long, at least 1, at most
   // lu_record_targets. piece_terms: the most terms of one piece of a Jacobian gather.
-  ImplicitSchedule(const ImplicitStructure& structure, int target_tasks, int piece_terms = 32);
+  // wave: the lanes of the device's wave (the solves' rounds are laid out for it).
+  ImplicitSchedule(const ImplicitStructure& structure, int target_tasks, int wave = 32, int piece_terms = 32);
 
   ImplicitScheduleView view() const;
   int phases() const { return static_cast<int>(phase_slots.size()) - 1; }
@@ -52,8 +55,9 @@ class ImplicitSchedule {
   std::vector<std::uint8_t> matrix_diagonal;                   // [filled]: 1 on the diagonal
   std::vector<std::int32_t> phase_slots;                       // [phases + 1]
   std::vector<LuRecord> lu_records;                            // [slots * lu_record_width]
-  std::vector<SolveLevel> forward_level, backward_level;
-  std::vector<SolveRow> forward_row, backward_row;
+  int wave = 32;
+  std::vector<SolveLaneTask> forward_tasks, backward_tasks;   // [rounds * wave]
+  std::vector<std::int32_t> forward_lanes, backward_lanes;    // [rounds]
 
  private:
   int gather_scratch_ = 0;

@@ -21,16 +21,14 @@ inline constexpr int lu_record_targets = 4;
 // columns (one, two, four or eight).
 inline constexpr int lu_record_width = 256;
 
-// One row of a triangular solve: its sum runs over positions [first, last) (forward: the L part,
-// last = the diagonal; backward: the U part, first = the diagonal + 1); order: where the row's
-// right-hand side is read (forward) and its solution written (backward).
-struct SolveRow {
-  std::int32_t row, first, last, order;
-};
-// A level of a triangular solve: rows [first, first + rows) of the direction's rows, which need
-// only rows of earlier levels; longest: the most terms of any of them.
-struct SolveLevel {
-  std::int32_t first, rows, longest, unused;
+// One lane's part of a round of a triangular solve. A round is a level's rows (or some of them,
+// where they are more than a wave's lane groups) summed side by side by groups of `lanes` lanes
+// (lanes_per_row): a lane adds a[q] * y[column q] over its row's positions first, first + lanes,
+// ... < last. row >= 0: the group's first lane, which writes the row's value (order: where the row's
+// right-hand side is read, forward, or its solution written, backward; backward, first - 1 is the
+// diagonal); -1: another lane of the group; -2: a lane without a row (first == last).
+struct SolveLaneTask {
+  std::int32_t first, last, row, order;
 };
 
 // A sum of terms split into pieces (the Jacobian's gathers): a piece sums the terms [first, last)
@@ -57,11 +55,13 @@ struct ImplicitScheduleView {
   int phases = 0;                                      // LU phases
   const std::int32_t* phase_slots = nullptr;           // phase p: slots [s[p], s[p+1]) of lu_records
   const LuRecord* lu_records = nullptr;
-  int forward_levels = 0, backward_levels = 0;
-  const SolveLevel* forward_level = nullptr;           // [forward_levels]
-  const SolveRow* forward_row = nullptr;               // [species], level by level
-  const SolveLevel* backward_level = nullptr;
-  const SolveRow* backward_row = nullptr;
+  // The solves' rounds, lane by lane: round v's task of lane l at [v * solve_wave + l].
+  int solve_wave = 0;                                  // lanes of a round: the device's wave
+  int forward_rounds = 0, backward_rounds = 0;
+  const SolveLaneTask* forward_tasks = nullptr;        // [forward_rounds * solve_wave]
+  const std::int32_t* forward_lanes = nullptr;         // [forward_rounds]: lanes per row
+  const SolveLaneTask* backward_tasks = nullptr;
+  const std::int32_t* backward_lanes = nullptr;
 };
 
 // Lanes that sum one row of a solve level together (a power of two): about four terms a lane for
