@@ -4,7 +4,7 @@
 #   scripts/gpu-all.sh ladder OUT   builds build-gpu (CUDA, every variant, tests, resource report),
 #                                   then the kernel ladder on every regime (scripts/gpu-ladder.sh)
 #   scripts/gpu-all.sh checks OUT   on that build: ctest -L gpu, the implicit method
-#                                   (scripts/gpu-implicit.sh), the physics options
+#                                   (scripts/gpu-implicit-ladder.sh, two regimes), the physics options
 #                                   (scripts/gpu-physics.sh), the accuracy-cost GPU rows
 #                                   (scripts/accuracy-cost.sh --gpu), compute-sanitizer memcheck of
 #                                   the new kernels, and the multi-rank plumbing (scripts/gpu-scaling.sh)
@@ -58,8 +58,9 @@ case $what in
     # gpu_physics repeats what scripts/gpu-physics.sh validates below (and times)
     part ctest-gpu "${BUDGET_CTEST:-150}" ctest --test-dir "$build" -L gpu -E gpu_physics --output-on-failure
     grep -E "tests passed|tests failed|Passed|Failed|\*\*\*" "$out/ctest-gpu.log" | tail -6 | tee -a "$summary"
-    part implicit "${BUDGET_IMPLICIT:-200}" env SKIP_BUILD=1 DEADLINE=150 scripts/gpu-implicit.sh "$out/implicit"
-    sed -n '/^== table\|^| \|^kernel\|^deck/p' "$out/implicit/gpu-implicit.txt" 2>/dev/null | tail -20 | tee -a "$summary"
+    part implicit "${BUDGET_IMPLICIT:-200}" env SKIP_BUILD=1 ZONEODE_BUILD_DIR="$build" DEADLINE=170 \
+      IMPLICIT_REGIMES="s150 default" IMPLICIT_ZONES=65536 scripts/gpu-implicit-ladder.sh "$out/implicit"
+    tail -12 "$out/implicit/ladder.txt" 2>/dev/null | tee -a "$summary"
     if [ -x scripts/gpu-physics.sh ]; then
       part physics "${BUDGET_PHYSICS:-100}" env GPU_PHYSICS_SKIP_BUILD=1 scripts/gpu-physics.sh "$out/physics"
       tail -20 "$out/physics.log" | tee -a "$summary"
