@@ -75,7 +75,49 @@ zoneode_build() {
   zoneode_build_dir=${ZONEODE_BUILD_DIR:-build-$site_preset}
   zoneode_exe=$zoneode_build_dir/zoneode
   if command -v module >/dev/null 2>&1; then site_modules; fi
-  cmake --preset "$site_preset" -B "$zoneode_build_dir" "$@" && cmake --build "$zoneode_build_dir" -j "${ZONEODE_BUILD_JOBS:-8}"
+  cmake --preset "$site_preset" -B "$zoneode_build_dir" "$@" && cmake --build "$zoneode_build_dir" -j "${ZONEODE_BUILD_JOBS:-8}" ||
+    return 1
+  # The modules the build saw, in load order, beside the binary: jobs load the same ones
+  # (zoneode_job_environment).
+  if [ -n "${LOADEDMODULES:-}" ]; then tr ':' '\n' <<<"$LOADEDMODULES" >"$zoneode_build_dir/$zoneode_modules_file"; fi
+}
+
+zoneode_modules_file=zoneode-modules.txt
+
+# zoneode_job_environment: inside a job, before the launch, the run-time environment of the build:
+# the modules recorded beside the binary at build time (BUILD/zoneode-modules.txt, written by
+# slurm/build.sh) that are not loaded are loaded in the recorded order; one that cannot be loaded
+# stops the job (exit 2) with the list to load. Then LD_LIBRARY_PATH gets CRAY_LD_LIBRARY_PATH in
+# front (LUMI's and OLCF's rule for dynamically linked Cray libraries of non-default versions; a
+# build with an rpath does not need it). Says what it did.
+zoneode_job_environment() {
+  local record=$zoneode_build_dir/$zoneode_modules_file name missing=() loaded
+  if [ -f "$record" ]; then
+    loaded=":${LOADEDMODULES:-}:"
+    while read -r name; do
+      [ -z "$name" ] || [[ $loaded == *":$name:"* ]] || missing+=("$name")
+    done <"$record"
+    if [ ${#missing[@]} -gt 0 ]; then
+      command -v module >/dev/null 2>&1 ||
+        zoneode_die 2 "the build used modules this job has not loaded (${missing[*]}) and there is no module command here: load them before sbatch (list: $record)"
+      echo "$zoneode_script: loading the build's modules not loaded here: ${missing[*]} (recorded in $record)"
+      # shellcheck disable=SC2046  # one module per word, in the recorded order
+      set +u  # module functions (Lmod, Tcl modules) read unset variables
+      module load $(cat "$record") || true
+      set -u
+      loaded=":${LOADEDMODULES:-}:"
+      local still=()
+      for name in "${missing[@]}"; do [[ $loaded == *":$name:"* ]] || still+=("$name"); done
+      [ ${#still[@]} -eq 0 ] ||
+        zoneode_die 2 "module load could not load ${still[*]} (recorded at build time in $record): load them before sbatch, or rebuild with this site's modules (slurm/build.sh)"
+    else
+      echo "$zoneode_script: the build's modules are loaded ($(wc -l <"$record") recorded in $record)"
+    fi
+  fi
+  if [ -n "${CRAY_LD_LIBRARY_PATH:-}" ]; then
+    export LD_LIBRARY_PATH=$CRAY_LD_LIBRARY_PATH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "$zoneode_script: LD_LIBRARY_PATH starts with CRAY_LD_LIBRARY_PATH (the Cray libraries the modules name)"
+  fi
 }
 
 # The build exists, and knows the variant (binaries without --list-kernels: zoneode rejects it itself).
