@@ -11,9 +11,9 @@
 #   ZONEODE_RANKS_PER_NODE ranks per node (default: the site's GPUs per node; CPU sites: the site's)
 #   ZONEODE_MPIRUN_FLAGS  extra mpirun flags (site_launcher=mpirun), ZONEODE_SRUN_FLAGS extra srun flags
 
-# The script's own name for messages: inside a job $0 is Slurm's copy, "slurm_script".
-zoneode_script=$(basename "$0")
-if [ "$zoneode_script" = slurm_script ]; then zoneode_script=$(basename "${BASH_SOURCE[1]:-slurm}"); fi
+# The script's own name for messages: inside a job $0 is Slurm's copy of the script, named
+# "slurm_script", so the batch scripts set zoneode_script before sourcing this file.
+zoneode_script=${zoneode_script:-$(basename "$0")}
 
 zoneode_die() {  # zoneode_die STATUS MESSAGE
   echo "$zoneode_script: $2" >&2

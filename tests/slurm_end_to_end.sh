@@ -160,7 +160,7 @@ check "nothing ran" test ! -e "$work/runs/$id-gpu-final-r2"
 id=$(sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/no_such_deck.yaml)
 wait_job "$id" >/dev/null
 check "missing deck exits 2" equals "exit code" "$(exit_code "$id")" 2:0
-check "missing deck named" grep -q "deck 'inputs/no_such_deck.yaml': no such file" "$work/$id.out"
+check "missing deck named, by run.sbatch (not slurm_script)" grep -q "^run.sbatch: deck 'inputs/no_such_deck.yaml': no such file" "$work/$id.out"
 id=$(env -u ZONEODE_SITE sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml)
 wait_job "$id" >/dev/null
 check "no site exits 2" equals "exit code" "$(exit_code "$id")" 2:0
@@ -433,12 +433,17 @@ site_name=one-gcd site_preset=cpu site_backend=gpu site_gpu_vendor=amd site_gpus
 site_ranks_per_node=1 site_threads=1 site_gpu_variable=ROCR_VISIBLE_DEVICES site_launcher=srun
 site_srun_flags=(--mpi=pmix) site_sbatch_flags=()
 site_modules() { :; }
+# The tool's modules, two of them (a ROCm module before the tool's, as on Frontier), given to a
+# planted module command that records its arguments: one word per module, in order.
+site_profiler_module() { echo "fake-rocm/6.3.1 fake-rocprofiler"; }
 SITE
+  echo "module() { echo \"\$# \$*\" >>'$work/module.log'; }" >>"$work/one-gcd.sh"
   id=$(ZONEODE_BUILD_DIR=$work/gpu-build ZONEODE_SITE_FILE=$work/one-gcd.sh sbatch --parsable -n 1 --output="$work/%j.out" \
     slurm/profile.sbatch rocprofv3 inputs/quick.yaml --set zones.count=8)
   wait_job "$id" >/dev/null
   check "profile.sbatch without rocprofv3 exits 69" equals "exit code" "$(exit_code "$id")" 69:0
-  check "profile.sbatch without rocprofv3 says so" grep -q "rocprofv3 is not on the PATH" "$work/$id.out"
+  check "profile.sbatch without rocprofv3 says so, by its name" grep -q "^profile.sbatch: rocprofv3 is not on the PATH" "$work/$id.out"
+  check "profile.sbatch loads the tool's modules one by one, in order" grep -qx "3 load fake-rocm/6.3.1 fake-rocprofiler" "$work/module.log"
 fi
 check "binding check on a planted LUMI-G node" tests/slurm/binding_check.sh
 check "the build's modules in the job, against a planted module system" tests/slurm/modules_check.sh
