@@ -309,8 +309,8 @@ zoneode_stop_cause() {
 
 # zoneode_continue_line CHECKPOINT RUN_DIR RANKS NODES DECK ARGS...: the command that continues
 # this job from CHECKPOINT in RUN_DIR, ready to paste anywhere: cd to the submit folder, the
-# ZONEODE_* settings this job ran with, the job's geometry, time limit, account and partition, the
-# deck and its options.
+# ZONEODE_* settings this job ran with, the job's geometry, time limit, account, partition and
+# Slurm log, the deck and its options.
 zoneode_continue_line() {
   local checkpoint=$1 run_dir=$2 ranks=$3 nodes=$4 name words=()
   shift 4
@@ -326,5 +326,10 @@ zoneode_continue_line() {
   [ -z "${SLURM_CPUS_PER_TASK:-}" ] || words+=(--cpus-per-task="$SLURM_CPUS_PER_TASK")
   [ -z "${SLURM_JOB_ACCOUNT:-}" ] || words+=(--account="$SLURM_JOB_ACCOUNT")
   [ -z "${SLURM_JOB_PARTITION:-}" ] || words+=(--partition="$SLURM_JOB_PARTITION")
+  # Slurm's log: the continuation appends to this job's (run.sbatch has --open-mode=append), as a
+  # requeued attempt does.
+  local log
+  log=$(zoneode_job_field "${SLURM_JOB_ID:-}" StdOut)
+  [ -z "$log" ] || words+=(--output="$log")
   echo "cd $(zoneode_quote "$PWD") && $(zoneode_quote "${words[@]}" slurm/run.sbatch "$@")"
 }

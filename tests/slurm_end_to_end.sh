@@ -2,8 +2,9 @@
 # The slurm/ scripts under a real Slurm: starts a private one-node cluster on localhost
 # (tests/slurm/local_cluster.sh: 1 node, this machine's CPUs, no accounting database), then with
 # the CPU build and small decks:
-#  1. the README's plain line, `ZONEODE_SITE=local sbatch slurm/run.sbatch inputs/quick.yaml`: exit 0,
-#     quick's result hash; run.sbatch with `-n 2` alone: state files bitwise those of a direct run;
+#  1. the README's plain line, `ZONEODE_SITE=local sbatch slurm/run.sbatch inputs/quick.yaml`, in a
+#     clone with the quick start's build/: exit 0, quick's result hash, outputs ignored by git;
+#     run.sbatch with `-n 2` alone: state files bitwise those of a direct run;
 #     more ranks per node than a GPU site's GPUs, a missing deck, no site: exit 2 with the reason;
 #     self-submission refuses a geometry the partition cannot run;
 #  2. scaling.sh: an impossible rank count refused with the reason before anything is written or
@@ -14,10 +15,14 @@
 #  3. requeue: `scancel --signal=USR1 JOB` (no --batch) on a running job with ZONEODE_REQUEUE=1: exit
 #     75, the checkpoint, the job requeued (same id, Restarts=1) continues from it, every state file
 #     bitwise the uninterrupted run's, and the report lists the job as stopped with 75 and resumed;
+#  3b. scancel and a time limit without the warning (ranks held by SIGSTOP across a 1-minute
+#     limit): the checkpoint found from the files; scancel not requeued, its printed "To continue"
+#     line run as printed; the time limit requeued; both continued runs bitwise the uninterrupted;
 #  4. profile.sbatch: dry runs of every tool (ROCm 6 and 7 forms), mismatches refused, exit 69
-#     in a real job without the profiler; the binding check on a planted node (binding_check.sh).
+#     in a real job without the profiler (its modules loaded in order); the binding check on a
+#     planted node (binding_check.sh); the build's modules in a job (modules_check.sh).
 # Stops the daemons it started by pid and removes its temporary folder (configuration, spool,
-# logs, outputs). Needs root and scripts/install_dependencies.sh --slurm. Run by .ci/run.
+# logs, outputs); adds nothing to the tree's runs/, campaigns/, profiles/, zoneode-*.out. Needs root and scripts/install_dependencies.sh --slurm. Run by .ci/run.
 # Usage: tests/slurm_end_to_end.sh [BUILD_DIR]     (default build-cpu: cmake --preset cpu)
 # Exit status: 0 all passed, 1 a check failed, 77 cannot run here (not root).
 set -uo pipefail
@@ -79,20 +84,11 @@ equals() {  # equals NAME ACTUAL EXPECTED
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 
 # ---- 1. run.sbatch: the README's line, 2 ranks against a direct run, refusals ----
-# The README's line exactly (Slurm's log lands in the submit folder: removed once read).
-id=$(ZONEODE_SITE=local sbatch slurm/run.sbatch inputs/quick.yaml | awk '{print $NF}')
-check "plain sbatch line submitted" test -n "$id"
-check "plain sbatch line completed" equals state "$(wait_job "$id")" COMPLETED
-check "plain sbatch line exit 0" equals "exit code" "$(exit_code "$id")" 0:0
-check "plain sbatch line: quick's result hash" equals hash \
-  "$(json_value "$work/runs/$id-cpu-none-r1/summary-$id-a0.json" result_hash)" 7d7a767364261932
-check "plain sbatch line: Slurm's log in the submit folder" grep -q "^run.sbatch: job $id attempt 0 .* 1 rank(s)" "zoneode-$id.out"
-check "every rank prints its binding" grep -q "^binding: rank 0 (local 0) host .* cpus [0-9,-]* (NUMA [0-9?,]*) gpu none$" "zoneode-$id.out"
-rm -f "zoneode-$id.out"
-# A newcomer's path: a clone of this tree, the README quick start's build folder build/ (the binary
-# under test: the quick start's own build takes minutes), then the README's Slurm line as written,
-# with no ZONEODE_BUILD_DIR nor output folders set: it finds build/, says so, completes, and what
-# it writes (runs/, zoneode-JOB.out) is ignored by git.
+# The README's line exactly, on a newcomer's path: a clone of this tree, the README quick start's
+# build folder build/ (the binary under test: the quick start's own build takes minutes), no
+# ZONEODE_BUILD_DIR nor output folders set: it finds build/, says so, completes, and what it writes
+# (runs/, Slurm's log zoneode-JOB.out in the submit folder) is ignored by git. (Not in this tree:
+# its zoneode-JOB.out may be a user's, from a cluster whose job ids started at 1 too.)
 readme_line=$(grep -o '^ZONEODE_SITE=local sbatch slurm/run.sbatch [^ ]*' README.md)
 check "README has a local Slurm line" test -n "$readme_line"
 git clone --quiet "$PWD" "$work/clone" && git ls-files -z | xargs -0 cp --parents -t "$work/clone" &&
@@ -101,7 +97,10 @@ id=$(cd "$work/clone" && env -u ZONEODE_BUILD_DIR -u ZONEODE_RUNS_DIR -u ZONEODE
 check "README's Slurm line in a clone with build/: completed" equals state "$(wait_job "$id")" COMPLETED
 check "README's Slurm line: quick's result hash" equals hash \
   "$(json_value "$work/clone/runs/$id-cpu-none-r1/summary-$id-a0.json" result_hash)" 7d7a767364261932
+check "README's Slurm line: exit 0" equals "exit code" "$(exit_code "$id")" 0:0
+check "README's Slurm line: Slurm's log in the submit folder" grep -q "^run.sbatch: job $id attempt 0 .* 1 rank(s)" "$work/clone/zoneode-$id.out"
 check "README's Slurm line: says it uses build/" grep -q "^run.sbatch: build build, run folder runs/$id-cpu-none-r1" "$work/clone/zoneode-$id.out"
+check "every rank prints its binding" grep -q "^binding: rank 0 (local 0) host .* cpus [0-9,-]* (NUMA [0-9?,]*) gpu none$" "$work/clone/zoneode-$id.out"
 check "README's Slurm line: its outputs ignored by git" equals "untracked files" \
   "$(git -C "$work/clone" status --porcelain --untracked-files=all | grep '^??')" ""
 
@@ -367,8 +366,8 @@ check "scancel: the To continue line, as printed, submits" test -n "$next"
 check "scancel: the continued job completed" equals "state exit" "$(wait_job "$next") $(exit_code "$next")" "COMPLETED 0:0"
 check "scancel: the continued job began at step k+1" equals first_outer_step \
   "$(json_value "$run_dir/summary-$next-a0.json" first_outer_step)" "$((k + 1))"
+check "scancel: the continued job's Slurm log appended to the first job's" grep -q "^run.sbatch: job $next attempt 0 " "$work/$id.out"
 same_after_restart "$run_dir" "${k:-0}" "scancel"
-rm -f "zoneode-$next.out"
 
 # A time limit without the warning (Slurm's warning replaced by a harmless SIGURG): the limit's
 # SIGTERM alone stops the ranks; the checkpoint is found, the job requeued and completed. The ranks
