@@ -68,6 +68,9 @@ def read_accounting(folder):
             try:
                 elapsed = int(row["ElapsedRaw"]) if row["ElapsedRaw"] else 0
                 energy = int(row["ConsumedEnergyRaw"]) if row.get("ConsumedEnergyRaw") else None
+                # A site without energy gathering (AcctGatherEnergyType=acct_gather_energy/none)
+                # reports 0 J for every job: not a measurement.
+                energy = energy or None
             except ValueError:
                 raise AccountingError(f"{path}: line {number}: ElapsedRaw/ConsumedEnergyRaw not integers: {line!r}")
             entry = records.setdefault(row["JobID"], {"elapsed_seconds": 0, "energy_joules": None, "records": 0,

@@ -82,6 +82,15 @@ zoneode_binding_line() {
     echo "$line gpu none"
     return 0
   fi
+  # That index counts the job's GPUs; on a node shared with other jobs (LUMI's small-g, dev-g) the
+  # job's GPU i is the node's GPU SLURM_STEP_GPUS[i] (SLURM_JOB_GPUS in the batch step), which
+  # the sysfs and closest-CPU lookups below need.
+  local node_gpus=() job_gpu=$gpu
+  IFS=, read -r -a node_gpus <<<"${SLURM_STEP_GPUS:-${SLURM_JOB_GPUS:-}}"
+  if [[ $gpu =~ ^[0-9]+$ ]] && [ "$gpu" -lt "${#node_gpus[@]}" ] && [[ ${node_gpus[$gpu]} =~ ^[0-9]+$ ]]; then
+    gpu=${node_gpus[$gpu]}
+    [ "$gpu" = "$job_gpu" ] || line+=" job gpu $job_gpu ="
+  fi
   if bus=$(zoneode_gpu_bus "$vendor" "$gpu"); then
     gpu_numa=$(cat "$sys/bus/pci/devices/$bus/numa_node" 2>/dev/null || echo '?')
     line+=" gpu $gpu bus $bus (NUMA $gpu_numa)"

@@ -11,8 +11,12 @@
 #   ZONEODE_RANKS_PER_NODE ranks per node (default: the site's GPUs per node; CPU sites: the site's)
 #   ZONEODE_MPIRUN_FLAGS  extra mpirun flags (site_launcher=mpirun), ZONEODE_SRUN_FLAGS extra srun flags
 
+# The script's own name for messages: inside a job $0 is Slurm's copy of the script, named
+# "slurm_script", so the batch scripts set zoneode_script before sourcing this file.
+zoneode_script=${zoneode_script:-$(basename "$0")}
+
 zoneode_die() {  # zoneode_die STATUS MESSAGE
-  echo "$(basename "$0"): $2" >&2
+  echo "$zoneode_script: $2" >&2
   exit "$1"
 }
 
@@ -55,19 +59,72 @@ zoneode_load_site() {
   for value in "$zoneode_threads" "$zoneode_ranks_per_node"; do
     [[ $value =~ ^[1-9][0-9]*$ ]] || zoneode_die 2 "'$value' in ZONEODE_THREADS / ZONEODE_RANKS_PER_NODE (or the site's): expected a positive integer"
   done
+  # The build: ZONEODE_BUILD_DIR, else the site preset's (slurm/build.sh: build-<preset>), else the
+  # README's ./scripts/build.sh folder build/ when only that one exists and has the backend (GPU:
+  # it lists kernel variants).
   zoneode_build_dir=${ZONEODE_BUILD_DIR:-build-$site_preset}
+  if [ -z "${ZONEODE_BUILD_DIR:-}" ] && [ ! -x "$zoneode_build_dir/zoneode" ] && [ -x build/zoneode ] &&
+     { [ "$zoneode_backend" = cpu ] || [ -n "$(build/zoneode --list-kernels 2>/dev/null)" ]; }; then
+    zoneode_build_dir=build
+  fi
   zoneode_exe=$zoneode_build_dir/zoneode
 }
 
 # Configures and builds the site's CMake preset (CMakePresets.json) with the site's modules.
 zoneode_build() {
+  zoneode_build_dir=${ZONEODE_BUILD_DIR:-build-$site_preset}
+  zoneode_exe=$zoneode_build_dir/zoneode
   if command -v module >/dev/null 2>&1; then site_modules; fi
-  cmake --preset "$site_preset" -B "$zoneode_build_dir" "$@" && cmake --build "$zoneode_build_dir" -j "${ZONEODE_BUILD_JOBS:-8}"
+  cmake --preset "$site_preset" -B "$zoneode_build_dir" "$@" && cmake --build "$zoneode_build_dir" -j "${ZONEODE_BUILD_JOBS:-8}" ||
+    return 1
+  # The modules the build saw, in load order, beside the binary: jobs load the same ones
+  # (zoneode_job_environment).
+  if [ -n "${LOADEDMODULES:-}" ]; then tr ':' '\n' <<<"$LOADEDMODULES" >"$zoneode_build_dir/$zoneode_modules_file"; fi
+}
+
+zoneode_modules_file=zoneode-modules.txt
+
+# zoneode_job_environment: inside a job, before the launch, the run-time environment of the build:
+# the modules recorded beside the binary at build time (BUILD/zoneode-modules.txt, written by
+# slurm/build.sh) that are not loaded are loaded in the recorded order; one that cannot be loaded
+# stops the job (exit 2) with the list to load. Then LD_LIBRARY_PATH gets CRAY_LD_LIBRARY_PATH in
+# front (LUMI's and OLCF's rule for dynamically linked Cray libraries of non-default versions; a
+# build with an rpath does not need it). Says what it did.
+zoneode_job_environment() {
+  local record=$zoneode_build_dir/$zoneode_modules_file name missing=() loaded
+  if [ -f "$record" ]; then
+    loaded=":${LOADEDMODULES:-}:"
+    while read -r name; do
+      [ -z "$name" ] || [[ $loaded == *":$name:"* ]] || missing+=("$name")
+    done <"$record"
+    if [ ${#missing[@]} -gt 0 ]; then
+      command -v module >/dev/null 2>&1 ||
+        zoneode_die 2 "the build used modules this job has not loaded (${missing[*]}) and there is no module command here: load them before sbatch (list: $record)"
+      echo "$zoneode_script: loading the build's modules not loaded here: ${missing[*]} (recorded in $record)"
+      # shellcheck disable=SC2046  # one module per word, in the recorded order
+      set +u  # module functions (Lmod, Tcl modules) read unset variables
+      module load $(cat "$record") || true
+      set -u
+      loaded=":${LOADEDMODULES:-}:"
+      local still=()
+      for name in "${missing[@]}"; do [[ $loaded == *":$name:"* ]] || still+=("$name"); done
+      [ ${#still[@]} -eq 0 ] ||
+        zoneode_die 2 "module load could not load ${still[*]} (recorded at build time in $record): load them before sbatch, or rebuild with this site's modules (slurm/build.sh)"
+    else
+      echo "$zoneode_script: the build's modules are loaded ($(wc -l <"$record") recorded in $record)"
+    fi
+  fi
+  if [ -n "${CRAY_LD_LIBRARY_PATH:-}" ]; then
+    export LD_LIBRARY_PATH=$CRAY_LD_LIBRARY_PATH${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "$zoneode_script: LD_LIBRARY_PATH starts with CRAY_LD_LIBRARY_PATH (the Cray libraries the modules name)"
+  fi
 }
 
 # The build exists, and knows the variant (binaries without --list-kernels: zoneode rejects it itself).
 zoneode_check_exe() {
-  [ -x "$zoneode_exe" ] || zoneode_die 2 "no zoneode at $zoneode_exe: build it first (ZONEODE_SITE=$site_name slurm/build.sh, i.e. cmake --preset $site_preset && cmake --build --preset $site_preset), or set ZONEODE_BUILD_DIR"
+  local looked="in build-$site_preset/ nor build/"
+  [ -z "${ZONEODE_BUILD_DIR:-}" ] || looked="at $zoneode_exe (ZONEODE_BUILD_DIR)"
+  [ -x "$zoneode_exe" ] || zoneode_die 2 "no zoneode $looked: build it first (ZONEODE_SITE=$site_name slurm/build.sh, i.e. cmake --preset $site_preset && cmake --build --preset $site_preset; or the README's ./scripts/build.sh for a CPU site), or set ZONEODE_BUILD_DIR"
   [ "$zoneode_backend" = gpu ] || return 0
   local built
   built=$("$zoneode_exe" --list-kernels 2>/dev/null) || return 0
@@ -197,4 +254,82 @@ zoneode_kernel_ids() {
     if [[ $name =~ $filter ]]; then ids+=("$id"); fi
   done
   echo "${ids[*]}"
+}
+
+# zoneode_prefix_of ZONEODE_ARGS...: the last output.prefix=VALUE among the arguments (--set
+# output.prefix=VALUE; the later one wins, as in zoneode), else empty (the deck's own).
+zoneode_prefix_of() {
+  local word prefix=
+  for word in "$@"; do
+    case $word in output.prefix=*) prefix=${word#output.prefix=} ;; --set=output.prefix=*) prefix=${word#--set=output.prefix=} ;; esac
+  done
+  echo "$prefix"
+}
+
+# zoneode_checkpoint_of SUMMARY PREFIX START: the checkpoint this attempt wrote, from the files:
+# the summary's "checkpoint" when it says "stopped_early": true, else PREFIX_checkpoint.h5 when it
+# was written at or after START (epoch seconds; a checkpoint is written only when a run stops
+# early). Empty when neither. The summary is zoneode's JSON, one key per line.
+zoneode_checkpoint_of() {
+  local summary=$1 prefix=$2 start=$3 path=
+  if [ -f "$summary" ] && grep -q '^  "stopped_early": true,$' "$summary"; then
+    path=$(sed -n 's/^  "checkpoint": "\(.*\)",$/\1/p' "$summary" | sed 's/\\"/"/g; s/\\\\/\\/g')
+  fi
+  if { [ -z "$path" ] || [ ! -f "$path" ]; } && [ -n "$prefix" ] && [ -f "${prefix}_checkpoint.h5" ] &&
+     [ "$(stat -c %Y "${prefix}_checkpoint.h5")" -ge "$start" ]; then
+    path=${prefix}_checkpoint.h5
+  fi
+  [ -z "$path" ] || [ ! -f "$path" ] || echo "$path"
+}
+
+# zoneode_job_field ID KEY: a field of `scontrol show job`, empty when scontrol cannot tell.
+zoneode_job_field() {
+  scontrol show job -o "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+# zoneode_stop_cause ID: why a job's step stopped early, from Slurm: "signal" (the job still runs:
+# the warning signal, or one sent by hand), "time limit" (Reason=TimeLimit or TIMEOUT: Slurm 22.05
+# shows a job being torn down as COMPLETING, the reason says why), "ended" (scancel, or the
+# job ended otherwise: not to be requeued), empty when scontrol cannot tell.
+zoneode_stop_cause() {
+  local state reason
+  state=$(zoneode_job_field "$1" JobState)
+  reason=$(zoneode_job_field "$1" Reason)
+  if [ -z "$state" ]; then
+    echo ""
+  elif [ "$state" = RUNNING ]; then
+    echo signal
+  elif [ "$state" = TIMEOUT ] || [ "$reason" = TimeLimit ]; then
+    echo "time limit"
+  else
+    [ "$reason" != None ] || reason=
+    echo "ended ($state${reason:+, $reason})"
+  fi
+}
+
+# zoneode_continue_line CHECKPOINT RUN_DIR RANKS NODES DECK ARGS...: the command that continues
+# this job from CHECKPOINT in RUN_DIR, ready to paste anywhere: cd to the submit folder, the
+# ZONEODE_* settings this job ran with, the job's geometry, time limit, account, partition and
+# Slurm log, the deck and its options.
+zoneode_continue_line() {
+  local checkpoint=$1 run_dir=$2 ranks=$3 nodes=$4 name words=()
+  shift 4
+  for name in ZONEODE_SITE ZONEODE_SITE_FILE ZONEODE_BUILD_DIR ZONEODE_BACKEND ZONEODE_KERNEL ZONEODE_THREADS \
+              ZONEODE_RANKS_PER_NODE ZONEODE_OUTPUT_PREFIX ZONEODE_SUMMARY_DIR ZONEODE_SRUN_FLAGS ZONEODE_MPIRUN_FLAGS \
+              ZONEODE_REQUEUE ZONEODE_MAX_REQUEUES; do
+    [ -z "${!name:-}" ] || words+=("$name=${!name}")
+  done
+  words+=("ZONEODE_RESTART=$checkpoint" "ZONEODE_RUN_DIR=$run_dir" sbatch --nodes="$nodes" --ntasks="$ranks")
+  local limit
+  limit=$(zoneode_job_field "${SLURM_JOB_ID:-}" TimeLimit)
+  [[ ! $limit =~ ^[0-9:-]+$ ]] || words+=(--time="$limit")
+  [ -z "${SLURM_CPUS_PER_TASK:-}" ] || words+=(--cpus-per-task="$SLURM_CPUS_PER_TASK")
+  [ -z "${SLURM_JOB_ACCOUNT:-}" ] || words+=(--account="$SLURM_JOB_ACCOUNT")
+  [ -z "${SLURM_JOB_PARTITION:-}" ] || words+=(--partition="$SLURM_JOB_PARTITION")
+  # Slurm's log: the continuation appends to this job's (run.sbatch has --open-mode=append), as a
+  # requeued attempt does.
+  local log
+  log=$(zoneode_job_field "${SLURM_JOB_ID:-}" StdOut)
+  [ -z "$log" ] || words+=(--output="$log")
+  echo "cd $(zoneode_quote "$PWD") && $(zoneode_quote "${words[@]}" slurm/run.sbatch "$@")"
 }

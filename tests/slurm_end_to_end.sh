@@ -2,8 +2,9 @@
 # The slurm/ scripts under a real Slurm: starts a private one-node cluster on localhost
 # (tests/slurm/local_cluster.sh: 1 node, this machine's CPUs, no accounting database), then with
 # the CPU build and small decks:
-#  1. the README's plain line, `ZONEODE_SITE=local sbatch slurm/run.sbatch inputs/quick.yaml`: exit 0,
-#     quick's result hash; run.sbatch with `-n 2` alone: state files bitwise those of a direct run;
+#  1. the README's plain line, `ZONEODE_SITE=local sbatch slurm/run.sbatch inputs/quick.yaml`, in a
+#     clone with the quick start's build/: exit 0, quick's result hash, outputs ignored by git;
+#     run.sbatch with `-n 2` alone: state files bitwise those of a direct run;
 #     more ranks per node than a GPU site's GPUs, a missing deck, no site: exit 2 with the reason;
 #     self-submission refuses a geometry the partition cannot run;
 #  2. scaling.sh: an impossible rank count refused with the reason before anything is written or
@@ -14,10 +15,14 @@
 #  3. requeue: `scancel --signal=USR1 JOB` (no --batch) on a running job with ZONEODE_REQUEUE=1: exit
 #     75, the checkpoint, the job requeued (same id, Restarts=1) continues from it, every state file
 #     bitwise the uninterrupted run's, and the report lists the job as stopped with 75 and resumed;
+#  3b. scancel and a time limit without the warning (ranks held by SIGSTOP across a 1-minute
+#     limit): the checkpoint found from the files; scancel not requeued, its printed "To continue"
+#     line run as printed; the time limit requeued; both continued runs bitwise the uninterrupted;
 #  4. profile.sbatch: dry runs of every tool (ROCm 6 and 7 forms), mismatches refused, exit 69
-#     in a real job without the profiler; the binding check on a planted node (binding_check.sh).
+#     in a real job without the profiler (its modules loaded in order); the binding check on a
+#     planted node (binding_check.sh); the build's modules in a job (modules_check.sh).
 # Stops the daemons it started by pid and removes its temporary folder (configuration, spool,
-# logs, outputs). Needs root and scripts/install_dependencies.sh --slurm. Run by .ci/run.
+# logs, outputs); adds nothing to the tree's runs/, campaigns/, profiles/, zoneode-*.out. Needs root and scripts/install_dependencies.sh --slurm. Run by .ci/run.
 # Usage: tests/slurm_end_to_end.sh [BUILD_DIR]     (default build-cpu: cmake --preset cpu)
 # Exit status: 0 all passed, 1 a check failed, 77 cannot run here (not root).
 set -uo pipefail
@@ -43,6 +48,11 @@ trap cleanup EXIT
 skips=()
 source tests/lib/checks.sh  # check, passes, failures, mpi_flags (the working folder is the source tree)
 start=$SECONDS
+
+# What the slurm/ scripts' defaults write into the source tree (ignored by git: .gitignore) before
+# the test: a clone where the README's own commands ran has some; the test must add none.
+repo_outputs() { find runs campaigns profiles -maxdepth 1 2>/dev/null; ls -d zoneode-*.out 2>/dev/null; }
+outputs_before=$(repo_outputs)
 
 tests/slurm/local_cluster.sh start "$cluster" || exit 1
 read -r -a daemon_pids < <(awk '{print $1}' "$cluster/pids" | tr '\n' ' ')
@@ -74,16 +84,25 @@ equals() {  # equals NAME ACTUAL EXPECTED
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 
 # ---- 1. run.sbatch: the README's line, 2 ranks against a direct run, refusals ----
-# The README's line exactly (Slurm's log lands in the submit folder: removed once read).
-id=$(ZONEODE_SITE=local sbatch slurm/run.sbatch inputs/quick.yaml | awk '{print $NF}')
-check "plain sbatch line submitted" test -n "$id"
-check "plain sbatch line completed" equals state "$(wait_job "$id")" COMPLETED
-check "plain sbatch line exit 0" equals "exit code" "$(exit_code "$id")" 0:0
-check "plain sbatch line: quick's result hash" equals hash \
-  "$(json_value "$work/runs/$id-cpu-none-r1/summary-$id-a0.json" result_hash)" 7d7a767364261932
-check "plain sbatch line: Slurm's log in the submit folder" grep -q "^run.sbatch: job $id attempt 0 .* 1 rank(s)" "zoneode-$id.out"
-check "every rank prints its binding" grep -q "^binding: rank 0 (local 0) host .* cpus [0-9,-]* (NUMA [0-9?,]*) gpu none$" "zoneode-$id.out"
-rm -f "zoneode-$id.out"
+# The README's line exactly, on a newcomer's path: a clone of this tree, the README quick start's
+# build folder build/ (the binary under test: the quick start's own build takes minutes), no
+# ZONEODE_BUILD_DIR nor output folders set: it finds build/, says so, completes, and what it writes
+# (runs/, Slurm's log zoneode-JOB.out in the submit folder) is ignored by git. (Not in this tree:
+# its zoneode-JOB.out may be a user's, from a cluster whose job ids started at 1 too.)
+readme_line=$(grep -o '^ZONEODE_SITE=local sbatch slurm/run.sbatch [^ ]*' README.md)
+check "README has a local Slurm line" test -n "$readme_line"
+git clone --quiet "$PWD" "$work/clone" && git ls-files -z | xargs -0 cp --parents -t "$work/clone" &&
+  mkdir -p "$work/clone/build" && cp "$zoneode" "$work/clone/build/zoneode"
+id=$(cd "$work/clone" && env -u ZONEODE_BUILD_DIR -u ZONEODE_RUNS_DIR -u ZONEODE_SITE bash -c "$readme_line" | awk '{print $NF}')
+check "README's Slurm line in a clone with build/: completed" equals state "$(wait_job "$id")" COMPLETED
+check "README's Slurm line: quick's result hash" equals hash \
+  "$(json_value "$work/clone/runs/$id-cpu-none-r1/summary-$id-a0.json" result_hash)" 7d7a767364261932
+check "README's Slurm line: exit 0" equals "exit code" "$(exit_code "$id")" 0:0
+check "README's Slurm line: Slurm's log in the submit folder" grep -q "^run.sbatch: job $id attempt 0 .* 1 rank(s)" "$work/clone/zoneode-$id.out"
+check "README's Slurm line: says it uses build/" grep -q "^run.sbatch: build build, run folder runs/$id-cpu-none-r1" "$work/clone/zoneode-$id.out"
+check "every rank prints its binding" grep -q "^binding: rank 0 (local 0) host .* cpus [0-9,-]* (NUMA [0-9?,]*) gpu none$" "$work/clone/zoneode-$id.out"
+check "README's Slurm line: its outputs ignored by git" equals "untracked files" \
+  "$(git -C "$work/clone" status --porcelain --untracked-files=all | grep '^??')" ""
 
 deck=(inputs/quick.yaml --quiet --set zones.count=37 --set integrator.end_time=1e-4 --set steps.count=3
       --set steps.temperature_factor=1.05 --set output.initial=true)
@@ -140,7 +159,7 @@ check "nothing ran" test ! -e "$work/runs/$id-gpu-final-r2"
 id=$(sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/no_such_deck.yaml)
 wait_job "$id" >/dev/null
 check "missing deck exits 2" equals "exit code" "$(exit_code "$id")" 2:0
-check "missing deck named" grep -q "deck 'inputs/no_such_deck.yaml': no such file" "$work/$id.out"
+check "missing deck named, by run.sbatch (not slurm_script)" grep -q "^run.sbatch: deck 'inputs/no_such_deck.yaml': no such file" "$work/$id.out"
 id=$(env -u ZONEODE_SITE sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml)
 wait_job "$id" >/dev/null
 check "no site exits 2" equals "exit code" "$(exit_code "$id")" 2:0
@@ -277,7 +296,7 @@ check "requeued job exit 0" equals "exit code" "$(exit_code "$id")" 0:0
 check "Slurm counts one restart" equals restarts "$(job_field "$id" Restarts)" 1
 check "jobs.txt: attempt 0 exit 75, attempt 1 exit 0" test "$(awk '{printf "%s %s %s;", $1, $2, $3}' "$run_dir/jobs.txt")" = "$id 0 75;$id 1 0;"
 check "the ranks got the signal without the batch script" bash -c "! grep -q 'SIGUSR1 at' '$work/$id.out'"
-check "requeued, said so" grep -q "^run.sbatch: requeued job $id (attempt 1 will continue with --restart $run_dir/quick_checkpoint.h5)" "$work/$id.out"
+check "requeued, said so" grep -q "^run.sbatch: requeued job $id (stopped by signal; attempt 1 will continue with --restart $run_dir/quick_checkpoint.h5)" "$work/$id.out"
 line=$(grep '^checkpoint: ' "$run_dir/zoneode-$id.log")
 check "exactly one checkpoint line" test "$(grep -c '^checkpoint: ' "$run_dir/zoneode-$id.log")" -eq 1
 checkpoint=$(sed -n 's/^checkpoint: \(.*\) outer_step [0-9]*$/\1/p' <<<"$line")
@@ -300,6 +319,85 @@ check "report.sbatch on the requeued job" bash slurm/report.sbatch "$work/requeu
 check "report: stopped with 75 and resumed" grep -qE "^requeue-campaign,$id,2,1,1,finished,COMPLETED,0:0,2,yes," \
   "$work/requeue-campaign/report/jobs.csv"
 echo "== requeue checks done after $((SECONDS - start)) s"
+
+# ---- 3b. scancel and a time limit without the warning: the checkpoint found from the files ----
+# wait_script OUT: until the job's batch script has said what it did after the step (the job
+# shows COMPLETING while the script still runs through Slurm's KillWait).
+wait_script() {
+  for _ in $(seq 120); do grep -qE '^run.sbatch: .*(To continue: |requeued job)' "$1" 2>/dev/null && return 0; sleep 0.5; done
+  return 1
+}
+# wait_step RUN_DIR ID: until step 2 is written (outputs to keep) while the job runs.
+wait_step() {
+  for _ in $(seq 900); do
+    [ -f "$1/quick_step000002.h5" ] && break
+    case $(job_field "$2" JobState) in PENDING | CONFIGURING | RUNNING) sleep 0.2 ;; *) break ;; esac
+  done
+}
+# same_after_restart RUN_DIR CHECKPOINT_STEP LABEL: the checkpoint is that step's state, every
+# later step file bitwise the uninterrupted run's.
+same_after_restart() {
+  local run_dir=$1 k=$2 label=$3 step name
+  check "$label: checkpoint is step $k's state" same "$work/uninterrupted/quick_step$(printf %06d "$k").h5" "$run_dir/quick_checkpoint.h5"
+  for step in $(seq $((k + 1)) "$steps"); do
+    name=quick_step$(printf %06d "$step").h5
+    check "$label: $name bitwise the uninterrupted run's" same "$work/uninterrupted/$name" "$run_dir/$name"
+  done
+}
+checkpoint_step() { h5dump -a outer_step "$1" 2>/dev/null | sed -n 's/^ *(0): \([0-9]*\)$/\1/p'; }
+
+# scancel: SIGTERM to every process of the job; the checkpoint is found, the job not requeued
+# although ZONEODE_REQUEUE=1, and the printed "To continue" line, run as printed with none of this
+# shell's ZONEODE_* settings, completes the run.
+id=$(ZONEODE_REQUEUE=1 sbatch --parsable -n 2 --output="$work/%j.out" slurm/run.sbatch "${long_deck[@]}")
+run_dir=$work/runs/$id-cpu-none-r2
+wait_step "$run_dir" "$id"
+check "scancel: job running at the cancel" equals state "$(job_field "$id" JobState)" RUNNING
+scancel "$id"
+check "scancel: the script ends" wait_script "$work/$id.out"
+check "scancel: job not requeued" equals "restarts" "$(job_field "$id" Restarts)" 0
+check "scancel: jobs.txt attempt 0 exit 75" grep -qE "^$id 0 75 " "$run_dir/jobs.txt"
+check "scancel: the checkpoint named" grep -q "^run.sbatch: job ended (COMPLETING): cancelled; checkpoint $run_dir/quick_checkpoint.h5; not requeued. To continue: " "$work/$id.out"
+k=$(checkpoint_step "$run_dir/quick_checkpoint.h5")
+check "scancel: stopped before the end" test "${k:-99}" -lt "$steps"
+line=$(sed -n 's/^run.sbatch: job ended .* To continue: //p' "$work/$id.out")
+next=$(env -u ZONEODE_SITE -u ZONEODE_BUILD_DIR -u ZONEODE_RUNS_DIR -u ZONEODE_REQUEUE bash -c "$line" | awk '{print $NF}')
+check "scancel: the To continue line, as printed, submits" test -n "$next"
+check "scancel: the continued job completed" equals "state exit" "$(wait_job "$next") $(exit_code "$next")" "COMPLETED 0:0"
+check "scancel: the continued job began at step k+1" equals first_outer_step \
+  "$(json_value "$run_dir/summary-$next-a0.json" first_outer_step)" "$((k + 1))"
+check "scancel: the continued job's Slurm log appended to the first job's" grep -q "^run.sbatch: job $next attempt 0 " "$work/$id.out"
+same_after_restart "$run_dir" "${k:-0}" "scancel"
+
+# A time limit without the warning (Slurm's warning replaced by a harmless SIGURG): the limit's
+# SIGTERM alone stops the ranks; the checkpoint is found, the job requeued and completed. The ranks
+# are held (SIGSTOP) once step 2 is written, as in an outer step longer than the warning's margin,
+# until the 1-minute limit (checked by slurmctld every 30 s): Slurm sends SIGCONT before SIGTERM.
+job_rank_pids() {  # job_rank_pids ID: the pids of the job's zoneode processes (this test's build)
+  local dir exe
+  exe=$(readlink -f "$zoneode")
+  for dir in /proc/[0-9]*; do
+    [ "$(readlink "$dir/exe" 2>/dev/null)" = "$exe" ] && tr '\0' '\n' <"$dir/environ" 2>/dev/null | grep -qx "SLURM_JOB_ID=$1" &&
+      echo "${dir#/proc/}"
+  done
+}
+id=$(ZONEODE_REQUEUE=1 sbatch --parsable -n 2 --time=1 --signal=B:URG@1 --output="$work/%j.out" slurm/run.sbatch "${long_deck[@]}")
+run_dir=$work/runs/$id-cpu-none-r2
+wait_step "$run_dir" "$id"
+held=$(job_rank_pids "$id")
+check "time limit: two ranks held" test "$(wc -w <<<"$held")" -eq 2
+# shellcheck disable=SC2086
+kill -STOP $held
+for _ in $(seq 400); do grep -q "^$id 1 " "$run_dir/jobs.txt" 2>/dev/null && break; sleep 0.5; done
+# shellcheck disable=SC2086
+kill -CONT $held 2>/dev/null  # should Slurm not have sent SIGCONT, the ranks are not left stopped
+check "time limit: the requeued job completed" equals "state exit restarts" \
+  "$(wait_job "$id" 120) $(exit_code "$id") $(job_field "$id" Restarts)" "COMPLETED 0:0 1"
+check "time limit: attempt 0 exit 75, attempt 1 exit 0" test "$(awk '{printf "%s %s %s;", $1, $2, $3}' "$run_dir/jobs.txt")" = "$id 0 75;$id 1 0;"
+check "time limit: no warning signal reached the script" bash -c "! grep -q 'SIGUSR1 at' '$work/$id.out'"
+check "time limit: requeued from the checkpoint" grep -q "^run.sbatch: requeued job $id (stopped by time limit; attempt 1 will continue with --restart $run_dir/quick_checkpoint.h5)" "$work/$id.out"
+same_after_restart "$run_dir" "$(checkpoint_step "$run_dir/quick_checkpoint.h5")" "time limit"
+echo "== scancel and time-limit checks done after $((SECONDS - start)) s"
 
 # ---- 4. profile.sbatch: dry runs, refusals, a real job without the profiler; the binding check ----
 dry() { env -u ZONEODE_BUILD_DIR ZONEODE_DRY_RUN=1 ZONEODE_SITE="$1" slurm/profile.sbatch "$2" inputs/s150.yaml --set zones.count=4096 2>&1; }
@@ -334,16 +432,22 @@ site_name=one-gcd site_preset=cpu site_backend=gpu site_gpu_vendor=amd site_gpus
 site_ranks_per_node=1 site_threads=1 site_gpu_variable=ROCR_VISIBLE_DEVICES site_launcher=srun
 site_srun_flags=(--mpi=pmix) site_sbatch_flags=()
 site_modules() { :; }
+# The tool's modules, two of them (a ROCm module before the tool's, as on Frontier), given to a
+# planted module command that records its arguments: one word per module, in order.
+site_profiler_module() { echo "fake-rocm/6.3.1 fake-rocprofiler"; }
 SITE
+  echo "module() { echo \"\$# \$*\" >>'$work/module.log'; }" >>"$work/one-gcd.sh"
   id=$(ZONEODE_BUILD_DIR=$work/gpu-build ZONEODE_SITE_FILE=$work/one-gcd.sh sbatch --parsable -n 1 --output="$work/%j.out" \
     slurm/profile.sbatch rocprofv3 inputs/quick.yaml --set zones.count=8)
   wait_job "$id" >/dev/null
   check "profile.sbatch without rocprofv3 exits 69" equals "exit code" "$(exit_code "$id")" 69:0
-  check "profile.sbatch without rocprofv3 says so" grep -q "rocprofv3 is not on the PATH" "$work/$id.out"
+  check "profile.sbatch without rocprofv3 says so, by its name" grep -q "^profile.sbatch: rocprofv3 is not on the PATH" "$work/$id.out"
+  check "profile.sbatch loads the tool's modules one by one, in order" grep -qx "3 load fake-rocm/6.3.1 fake-rocprofiler" "$work/module.log"
 fi
 check "binding check on a planted LUMI-G node" tests/slurm/binding_check.sh
-check "nothing written into the repository" test ! -e runs -a ! -e campaigns -a ! -e profiles
-check "no Slurm log left in the repository" bash -c "! ls zoneode-*.out >/dev/null 2>&1"
+check "the build's modules in the job, against a planted module system" tests/slurm/modules_check.sh
+check "nothing written into the repository (runs, campaigns, profiles, Slurm logs)" equals "outputs in the source tree" \
+  "$(repo_outputs)" "$outputs_before"
 echo "== profiling checks done after $((SECONDS - start)) s"
 
 for skip in "${skips[@]}"; do echo "SKIPPED: $skip"; done

@@ -223,6 +223,17 @@ class JobsAndAccountingTest(unittest.TestCase):
         self.assertEqual(sorted(scaling), [8, 16])
         self.assertAlmostEqual(float(scaling[16]["speedup"]), 10.0 / 6.0, places=12)
 
+    def test_energy_zero_is_not_recorded(self):
+        # A site without energy gathering: sacct's ConsumedEnergyRaw is 0 for every job: n/a, not 0 J.
+        write_text(os.path.join(self.campaign, "accounting.txt"),
+                   "# source: sacct -X -D -P -o JobID,JobName,State,ExitCode,ElapsedRaw,AllocTRES,ConsumedEnergyRaw,NNodes\n"
+                   "JobID|JobName|State|ExitCode|ElapsedRaw|AllocTRES|ConsumedEnergyRaw|NNodes\n"
+                   "101|zoneode-strong-r8|COMPLETED|0:0|120|cpu=128,gres/gpu=8,node=1|0|1\n"
+                   "102|zoneode-strong-r16|COMPLETED|0:0|100|cpu=256,gres/gpu=16,node=2|0|2\n")
+        rows, markdown = self.report()
+        self.assertEqual(rows["101"]["energy_joules"], "")
+        self.assertIn("| 101 | 8 | finished | COMPLETED | 0:0 | 1 | no | 120 | 8 | 0.267 | n/a |", markdown)
+
     def test_scontrol_fallback_and_run_sbatch_times(self):
         # No accounting database: scontrol's RunTime (in seconds here), no energy; 104 has no record
         # at all, so its elapsed time comes from run.sbatch's attempt line (1007 - 1000 s).

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""The Spack recipe (packaging/spack/zoneode/package.py) without Spack, which cannot be installed
-here: the recipe is imported against a small stub of Spack's package API (the directives record
-what they are given; define() writes -DNAME:TYPE=VALUE as Spack's CMakePackage does), its
-variants, dependencies and conflicts are checked, its cmake_args() are computed for CPU, ROCm
-and CUDA specs, and the CPU ones configure a real build of this tree here (cmake), whose cache
-must then hold what the recipe asked for.
+"""The Spack recipe (packaging/spack/spack_repo/zoneode/packages/zoneode/package.py) without Spack,
+which cannot be installed here: the recipe is imported against a small stub of Spack's package API
+in its 1.x form (the build systems from spack_repo.builtin.build_systems.*, spack.package without
+them) and its 0.23 form (spack.package exports them); the directives record what they are given;
+define() writes -DNAME:TYPE=VALUE as Spack's CMakePackage does. Checked: the repository's 1.x
+layout (spack_repo/<namespace>/packages/, repo.yaml naming that namespace), the variants,
+dependencies (the compilers "c" and "cxx" among them) and conflicts; cmake_args() for CPU, ROCm
+and CUDA specs; the CPU ones configure a real build of this tree here (cmake), whose cache must
+then hold what the recipe asked for.
 What this cannot show: that Spack's concretizer and build system accept the recipe as written.
 Run: /usr/bin/python3 tests/test_spack_package.py [-v]   (ctest: spack_package if registered)"""
 
@@ -17,7 +20,8 @@ import types
 import unittest
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RECIPE = os.path.join(SOURCE, "packaging", "spack", "zoneode", "package.py")
+REPOSITORY = os.path.join(SOURCE, "packaging", "spack", "spack_repo", "zoneode")
+RECIPE = os.path.join(REPOSITORY, "packages", "zoneode", "package.py")
 
 
 # ---- the stub of spack.package: only what the recipe uses ---------------------------------------
@@ -106,11 +110,26 @@ class Spec:
         return types.SimpleNamespace(prefix=types.SimpleNamespace(bin=f"/spack/opt/{name}/bin"))
 
 
-def load_recipe():
+def load_recipe(api="1"):
+    """Imports the recipe against the stub of Spack's API: "1" (Spack 1.x) or "0.23"."""
+    global RECORD
+    RECORD = Directives()
+    for name in [name for name in sys.modules if name == "spack" or name.startswith(("spack.", "spack_repo"))]:
+        del sys.modules[name]
     stub = types.ModuleType("spack.package")
-    for name in ("variant", "version", "depends_on", "conflicts", "join_path", "CMakePackage", "CudaPackage", "ROCmPackage"):
+    exported = ["variant", "version", "depends_on", "conflicts", "join_path"]
+    build_systems = {"cmake": "CMakePackage", "cuda": "CudaPackage", "rocm": "ROCmPackage"}
+    if api == "0.23":
+        exported += build_systems.values()
+    else:
+        for package in ("spack_repo", "spack_repo.builtin", "spack_repo.builtin.build_systems"):
+            sys.modules[package] = types.ModuleType(package)
+        for module, name in build_systems.items():
+            sys.modules[f"spack_repo.builtin.build_systems.{module}"] = types.ModuleType(module)
+            setattr(sys.modules[f"spack_repo.builtin.build_systems.{module}"], name, globals()[name])
+    for name in exported:
         setattr(stub, name, globals()[name])
-    stub.__all__ = [name for name in dir(stub) if not name.startswith("_")]
+    stub.__all__ = list(exported)
     sys.modules["spack"] = types.ModuleType("spack")
     sys.modules["spack.package"] = stub
     _declare_mixin_variants()
@@ -131,8 +150,27 @@ class SpackRecipeTest(unittest.TestCase):
     def setUpClass(cls):
         cls.recipe = load_recipe()
 
+    def test_spack_1_repository_layout(self):
+        # spack_repo/<namespace>/repo.yaml names the namespace of its folder, API v2 (Spack 1.x).
+        with open(os.path.join(REPOSITORY, "repo.yaml"), encoding="utf-8") as handle:
+            lines = [line.split("#")[0].strip() for line in handle]
+        self.assertIn("namespace: " + os.path.basename(REPOSITORY), lines)
+        self.assertIn("api: v2.0", lines)
+        self.assertEqual(os.path.basename(os.path.dirname(REPOSITORY)), "spack_repo")
+
+    def test_both_apis_give_the_same_recipe(self):
+        # 1.x: the build systems come from spack_repo (a stub spack.package without them would
+        # leave CMakePackage undefined); 0.23: from spack.package.
+        for api in ("1", "0.23"):
+            recipe = load_recipe(api)
+            self.assertTrue(issubclass(recipe, CMakePackage), api)
+            self.assertEqual(cmake_args(recipe), cmake_args(self.recipe), api)
+        type(self).recipe = load_recipe("1")
+
     def test_variants_dependencies_conflicts(self):
         self.assertEqual(self.recipe.__name__, "Zoneode")
+        self.assertIn(("c", None, "build"), RECORD.depends)
+        self.assertIn(("cxx", None, "build"), RECORD.depends)
         for name in ("mpi", "tests", "cuda", "rocm", "cuda_arch", "amdgpu_target"):
             self.assertIn(name, RECORD.variants)
         self.assertTrue(RECORD.variants["mpi"]["default"])

@@ -9,7 +9,15 @@
 #  - "Compiling": HIP through CMake with amdclang++ (the frontier preset); the cpe and rocm modules
 #    pinned as a pair whose LLVM versions match (CCE and ROCm share LLVM: change both together,
 #    from the guide's table of compatible versions).
-#  - "Profiling": rocprof-compute from `module load rocprofiler-compute`.
+#  - "Profiling": rocprof-compute from the rocprofiler-compute module, which needs a ROCm module
+#    loaded before it and is provided for ROCm 6.3/6.4 (the build's rocm/6.2.4 has none): the
+#    profile job loads rocm/6.3.1 then rocprofiler-compute (ZONEODE_PROFILE_ROCM_MODULE), the
+#    order the OLCF/AMD Frontier training material uses (amd/HPCTrainingExamples: module load
+#    rocm/6.3.1; module load rocprofiler-compute/3.0.0).
+#  - "Compiling" / dynamic linking: a non-default cray-* or rocm version needs the same modules and
+#    LD_LIBRARY_PATH=$CRAY_LD_LIBRARY_PATH:$LD_LIBRARY_PATH at run time (or an rpath build): jobs
+#    load the modules recorded beside the binary by slurm/build.sh and set that path
+#    (zoneode_job_environment in slurm/common.sh).
 site_name=frontier
 site_preset=frontier
 site_backend=gpu
@@ -30,5 +38,8 @@ site_modules() {
     "${ZONEODE_ROCM_MODULE:-rocm/6.2.4}" cray-hdf5-parallel cmake
 }
 site_profiler_module() {
-  case $1 in rocprof-compute) echo rocprofiler-compute ;; esac
+  case $1 in
+    rocprof-compute) echo "${ZONEODE_PROFILE_ROCM_MODULE:-rocm/6.3.1} rocprofiler-compute" ;;
+    rocprofv3) echo "${ZONEODE_PROFILE_ROCM_MODULE:-rocm/6.3.1}" ;;  # rocprofv3 ships with ROCm >= 6.2
+  esac
 }

@@ -17,6 +17,6 @@ site_sbatch_flags=(--gpus-per-node="$site_gpus_per_node")
 site_report_sbatch_flags=(--ntasks=1)            # add a CPU partition: ZONEODE_REPORT_SBATCH_FLAGS
 site_modules() {
   # Names differ per cluster: CUDA (nvcc), an MPI, HDF5, CMake >= 3.21 and yaml-cpp (or Spack:
-  # spack install zoneode +cuda, packaging/spack/zoneode/package.py).
+  # spack install zoneode +cuda, packaging/spack/spack_repo/zoneode/packages/zoneode/package.py).
   module load cuda openmpi hdf5 cmake 2>/dev/null || true
 }

@@ -11,7 +11,10 @@
 #  [M] https://docs.lumi-supercomputer.eu/development/compiling/prgenv/ and
 #      https://docs.lumi-supercomputer.eu/runjobs/lumi_env/softwarestacks/
 #      a versioned stack (LUMI/24.03 or LUMI/25.03), partition/G, PrgEnv-cray with the Cray
-#      wrappers cc/CC, craype-accel-amd-gfx90a, rocm.
+#      wrappers cc/CC, craype-accel-amd-gfx90a, rocm. Dynamically linked Cray libraries need the
+#      same modules in the job and LD_LIBRARY_PATH=${CRAY_LD_LIBRARY_PATH}:${LD_LIBRARY_PATH} (or an
+#      rpath build): jobs load the modules recorded beside the binary by slurm/build.sh and set
+#      that path (zoneode_job_environment in slurm/common.sh).
 #  [T] https://lumi-supercomputer.github.io/LUMI-training-materials/2day-20260422/202-Binding/
 #      GCD-to-CCD map of a LUMI-G node (site_closest_cpus below).
 site_name=lumi
@@ -46,5 +49,10 @@ site_modules() {
 # Where a profiler is not on the PATH after site_modules: the module that has it (profile.sbatch).
 # LUMI's system ROCm is 6.3.x: rocprofv3 without rocpd; rocprof-compute from the -extra module.
 site_profiler_module() {
-  case $1 in rocprof-compute) echo "${ZONEODE_ROCPROF_COMPUTE_MODULE:-rocm/6.3.4-extra}" ;; esac
+  case $1 in
+    rocprof-compute) echo "${ZONEODE_ROCPROF_COMPUTE_MODULE:-rocm/6.3.4-extra}" ;;
+    # rocprofv3 comes with ROCm >= 6.2 (ROCprofiler-SDK): the build's rocm module, not loaded in a
+    # fresh login shell.
+    rocprofv3) echo "${ZONEODE_ROCM_MODULE:-rocm}" ;;
+  esac
 }

@@ -49,6 +49,12 @@ for rank in 0 1 2 3 4 5 6 7; do
   out=$(rank_line "$rank" "${map_cpu[$rank]}" "")
   expect "rank $rank without a CCD list: NUMA agrees" ": ok$" "$out"
 done
+# A job on a shared node (LUMI small-g, dev-g) holding the node's GCDs 4 and 5: its GPU 1 is the
+# node's GCD 5, whose closest CCD the rank is bound to.
+out=$(SLURM_STEP_GPUS=4,5 rank_line 1 "${map_cpu[5]}" "$closest")
+expect "shared node: job GPU 1 is the node's GCD 5" "cpus ${map_cpu[5]} \(NUMA ${gcd_numa[5]}\) job gpu 1 = gpu 5 bus 0000:${buses[5]}:00.0 \(NUMA ${gcd_numa[5]}\) closest cpus 9-15,73-79: ok$" "$out"
+out=$(SLURM_STEP_GPUS=4,5 rank_line 1 "${map_cpu[1]}" "$closest")
+expect "shared node: a rank on the node's GCD 1's CCD flagged" "MISMATCH: CPU ${map_cpu[1]} is not among GPU 5's closest CPUs" "$out"
 out=$(rank_line 0 1 "$closest")
 expect "GCD 0 on core 1 (CCD 0) flagged" "MISMATCH: CPU 1 is not among GPU 0's closest CPUs 49-55,113-119$" "$out"
 out=$(rank_line 0 48-55 "$closest")

@@ -1,13 +1,25 @@
-# A Spack recipe for zoneode (https://spack.readthedocs.io/en/latest/packaging_guide.html).
-# Use it from a repository of your own (slurm/README.md, "Building with Spack"):
-#   spack repo create ~/zoneode-repo && cp -r packaging/spack/zoneode ~/zoneode-repo/packages/
-#   spack repo add ~/zoneode-repo
+# A Spack recipe for zoneode (https://spack.readthedocs.io/en/latest/packaging_guide_creation.html),
+# in a package repository of the Spack 1.x layout, spack_repo/zoneode/packages/zoneode/ (namespace
+# zoneode, repo.yaml beside). slurm/README.md, "Building with Spack", has the commands:
+#   Spack 1.x:   spack repo add packaging/spack/spack_repo/zoneode
+#   Spack 0.23:  spack repo create ~/zoneode-repo && cp -r packaging/spack/spack_repo/zoneode/packages/zoneode \
+#                  ~/zoneode-repo/packages/ && spack repo add ~/zoneode-repo
 #   spack install zoneode +rocm amdgpu_target=gfx90a      # LUMI, Frontier (with the site's Spack config)
 #   spack install zoneode +cuda cuda_arch=90              # NVIDIA H100/H200
 # HIP is Spack's rocm variant (ROCmPackage: +rocm, amdgpu_target); CUDA is CudaPackage's.
-# Tested here against a stub of Spack's package API (tests/test_spack_package.py), not by Spack.
+# Tested here against a stub of Spack's package API, in its 1.x and 0.23 forms
+# (tests/test_spack_package.py), not by Spack.
 
 from spack.package import *
+
+try:
+    # Spack 1.x: the build systems live in the builtin repository (spack/spack-packages), no
+    # longer in spack.package.
+    from spack_repo.builtin.build_systems.cmake import CMakePackage
+    from spack_repo.builtin.build_systems.cuda import CudaPackage
+    from spack_repo.builtin.build_systems.rocm import ROCmPackage
+except ImportError:  # Spack 0.x: spack.package exports them
+    pass
 
 
 class Zoneode(CMakePackage, CudaPackage, ROCmPackage):
@@ -24,6 +36,9 @@ class Zoneode(CMakePackage, CudaPackage, ROCmPackage):
             description="Parallel HDF5 (collective writes); ~mpi: serial HDF5, ranks write in turn. MPI itself is always needed")
     variant("tests", default=False, description="Build the GoogleTest suite (ctest)")
 
+    # Spack 1.x treats compilers as dependencies: every language the build compiles is declared.
+    depends_on("c", type="build")
+    depends_on("cxx", type="build")
     depends_on("cmake@3.21:", type="build")
     depends_on("mpi")
     depends_on("yaml-cpp@0.7:")
