@@ -29,7 +29,11 @@ TEST(PhysicsPartition, ShippedTableHoldsThePublishedValues) {
   ASSERT_EQ(table.grid_T9.size(), 24u);
   EXPECT_EQ(table.grid_T9.front(), 0.01);
   EXPECT_EQ(table.grid_T9.back(), 10.0);
-  EXPECT_EQ(table.G.size(), 146u);  // 140 published + n, p, d, t, he3, he4 at G = 1
+  EXPECT_EQ(table.G.size(), 178u);  // 140 of rp-z24 + 32 Mn/Fe published, n, p, d, t, he3, he4 at G = 1
+  // The Mn/Fe of a wider rp slice (the G(mn50): 6.8 at T9 3, 15.5 at T9 6).
+  EXPECT_EQ(table.find("mn50")->at(14), 6.825078);   // T9 = 3
+  EXPECT_EQ(table.find("mn50")->at(19), 15.458116);  // T9 = 6
+  EXPECT_EQ(table.find("fe57")->at(0), 1.376073);    // T9 = 0.01
   // Rauscher & Thielemann 2000 (FRDM) values, as in pynucastro's frdm_low.txt.
   EXPECT_EQ(table.find("al28")->at(10), 1.500791);  // T9 = 1.0
   EXPECT_EQ(table.find("ne19")->at(23), 5.600298);  // T9 = 10
