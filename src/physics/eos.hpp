@@ -24,13 +24,14 @@
 // the piece that starts at 0, which is integrated in t = sqrt(x) (no x^1/2 branch point); above it
 // 24-point Gauss-Laguerre. 16-point Gauss-Legendre per piece. Accuracy (tests/test_physics_eos.cpp,
 // against a long-double adaptive-Simpson integration over momentum with c_v from a difference of
-// the energy): c_v within 1e-9 relative over T9 0.01-10, rho 1e-2-1e10, and the integrals'
-// error bound from the poles' distance is ~1e-10 for beta <= 17 (T9 <= 100).
+// c_v from the derivatives under the integral): within 1e-9 relative on the grid T9 0.1-10 x rho
+// 1-1e10 (most points 1e-12), and the published limits from T9 0.001 (Sommerfeld) to T9 100 (pairs,
+// 7 a T^3); the Gauss rules' error bound from the poles' distance is ~1e-10 for beta <= 17.
 // Cost: 64 nodes (eta < 12) to ~200 (eta ~ 1000, T9 0.1 at rho 1e10) per species per pass, one
-// exp and two square roots a node; 3-6 passes (the Newton iterations), positrons skipped where
-// eta_+ < -100 (their share < 1e-40). About 2-10 us on one CPU core per call; it is called once
-// per accepted step per zone (kernels: one thread of the zone's team), comparable to one rate
-// evaluation of a 150-species network.
+// exp and two square roots a node; 2-6 passes (the Newton iterations), positrons skipped where
+// eta_+ < -100 (their share < 1e-40). 2.4-15 us a call on one core of the (shared) development
+// machine; it is called once per accepted step per zone (on the GPU by each zone's team), about
+// the cost of one evaluation of the rate factors of a 150-species network.
 // Host/device: no containers, no exceptions; the nodes are local constants.
 #pragma once
 
