@@ -142,7 +142,20 @@ TEST(PhysicsIntegration, PartitionFunctionsScaleOnlyReverseRates) {
   const std::filesystem::path table = std::filesystem::path(::testing::TempDir()) / "zoneode_pf_al27.txt";
   std::ofstream(table) << "T9 1 4\nal27 2 2\n";
   on.partition_table = table.string();
-  EXPECT_NEAR(reaction_rate_factor(CompactNetwork(network, on).rate_view(), 0, 2.0, 1e5), 2.0, 1e-14);
+  const CompactNetwork without_si28(network, on);
+  EXPECT_NEAR(reaction_rate_factor(without_si28.rate_view(), 0, 2.0, 1e5), 2.0, 1e-14);
+  // ... and names si28 and p (the nuclides of the reverse rate that the table lacks), which
+  // partition_missing: refuse makes an input error that names them too.
+  EXPECT_EQ(without_si28.pf_untabulated, (std::vector<std::string>{"p", "si28"}));
+  on.partition_missing = PartitionMissing::refuse;
+  try {
+    CompactNetwork refused(network, on);
+    ADD_FAILURE() << "partition_missing: refuse accepted an untabulated nuclide";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("2 nuclide(s) of reverse rates: p, si28"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find(table.string()), std::string::npos) << error.what();
+  }
+  on.partition_missing = PartitionMissing::unity;
   on.partition_table = (std::filesystem::path(::testing::TempDir()) / "no_such_table.txt").string();
   EXPECT_THROW(CompactNetwork(network, on), InputError);
   std::filesystem::remove(table);
@@ -172,18 +185,19 @@ TEST(PhysicsIntegration, NeutrinoLossesTakeTheirShareOfTheEnergyRate) {
 }
 
 // x -> y (Z 6, A 12), Q 5 MeV, lambda = exp(T9) [1/s], rho 1e6, X_x = 1, T9(0) = 1: T and Y from
-// scipy (solve_ivp Radau, rtol 1e-12) with c_v as physics/eos.hpp states it, written out
-// independently in Python:
-//   cv(T) = 1.5 R / 12 + 4 a T^3 / rho + 1 / (1 / (1.5 R Ye) + 1 / (N_A Ye pi^2 k^2 T E_F / (p_F c)^2))
+// scipy (solve_ivp Radau, rtol 1e-12) with c_v written out independently in Python
+// (validation/self_heating_eos_reference.py):
+//   cv(T) = 1.5 R / 12 + 4 a T^3 / rho + the exact ideal e-/e+ gas's c_v (scipy quad over momentum,
+//           brentq for mu, c_v from a difference of the energy; a cubic spline in T9, 1e-9)
 //   dY/dt = -exp(T9) Y,  dT9/dt = Q N_A MeV exp(T9) Y / cv / 1e9
-// over 0.2 s: Y = 0.02146632379398054, T9 = 2.340228456854337.
+// over 0.2 s: Y = 0.026521602479561358, T9 = 2.123418279716846.
 TEST(PhysicsIntegration, SelfHeatingFollowsTheOdeAtFirstOrder) {
   Reaction decay{{0}, {1}, {rate_set(0.0, 1.0)}, 5.0, false};
   const Network network = network_of({species("c12", 6, 12), species("c12m", 6, 12)}, {decay});
   PhysicsOptions on;
   on.self_heating = true;
   const CompactNetwork compact(network, on);
-  const double T9_ref = 2.340228456854337, Y_ref = 0.02146632379398054;
+  const double T9_ref = 2.123418279716846, Y_ref = 0.026521602479561358;
   double previous_error = 0.0;
   for (double fraction : {1e-2, 1e-3}) {
     IntegratorSettings settings;

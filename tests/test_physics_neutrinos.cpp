@@ -34,5 +34,16 @@ TEST(PhysicsNeutrinos, SharesByKind) {
   EXPECT_NEAR(neutrino_share(WeakKind::beta_minus, 0.782, 1) * 0.782, 0.48, 0.01);
 }
 
+TEST(PhysicsNeutrinos, Boron8TakesTheMeasuredMean) {
+  // 8B -> 8Be* -> 2 he4, REACLIB Q 18.0712 MeV: Bahcall et al. 1996 (PRC 54, 411), 6.735 MeV. The
+  // allowed spectrum to 8Be's ground state (the former treatment, without the parent) gives 8.76.
+  const double Q = 18.0712;
+  EXPECT_NEAR(neutrino_share(WeakKind::beta_plus, Q, 4, 5, 8) * Q, 6.735, 1e-12);
+  EXPECT_GT(neutrino_share(WeakKind::beta_plus, Q, 4) * Q, 8.7);
+  // Only 8B: 8Li (Z 3, A 8, beta- to the same 8Be states) and others keep the allowed spectrum.
+  EXPECT_EQ(measured_mean_neutrino_energy(3, 8), 0.0);
+  EXPECT_EQ(neutrino_share(WeakKind::beta_minus, 16.0, 4, 3, 8), neutrino_share(WeakKind::beta_minus, 16.0, 4));
+}
+
 }  // namespace
 }  // namespace zoneode

@@ -29,12 +29,17 @@ TEST(PhysicsPartition, ShippedTableHoldsThePublishedValues) {
   ASSERT_EQ(table.grid_T9.size(), 24u);
   EXPECT_EQ(table.grid_T9.front(), 0.01);
   EXPECT_EQ(table.grid_T9.back(), 10.0);
-  EXPECT_EQ(table.G.size(), 140u);
+  EXPECT_EQ(table.G.size(), 178u);  // 140 of rp-z24 + 32 Mn/Fe published, n, p, d, t, he3, he4 at G = 1
+  // The Mn/Fe of a wider rp slice (the G(mn50): 6.8 at T9 3, 15.5 at T9 6).
+  EXPECT_EQ(table.find("mn50")->at(14), 6.825078);   // T9 = 3
+  EXPECT_EQ(table.find("mn50")->at(19), 15.458116);  // T9 = 6
+  EXPECT_EQ(table.find("fe57")->at(0), 1.376073);    // T9 = 0.01
   // Rauscher & Thielemann 2000 (FRDM) values, as in pynucastro's frdm_low.txt.
   EXPECT_EQ(table.find("al28")->at(10), 1.500791);  // T9 = 1.0
   EXPECT_EQ(table.find("ne19")->at(23), 5.600298);  // T9 = 10
   EXPECT_EQ(table.find("sc45")->at(0), 1.118580);   // T9 = 0.01
-  EXPECT_EQ(table.find("p"), nullptr);              // not tabulated: G = 1
+  EXPECT_EQ(*table.find("he4"), std::vector<double>(24, 1.0));  // no bound excited state
+  EXPECT_EQ(table.find("li7"), nullptr);  // not tabulated: named by the run
 }
 
 TEST(PhysicsPartition, TableCoversTheRpZ24NuclidesFromOxygenUp) {
@@ -48,8 +53,10 @@ TEST(PhysicsPartition, TableCoversTheRpZ24NuclidesFromOxygenUp) {
     if (Z >= 8) {
       EXPECT_NE(table.find(name), nullptr) << name;
       ++covered;
-    } else {
-      EXPECT_EQ(table.find(name), nullptr) << name;
+    } else {  // the nuclides without a bound excited state are listed at G = 1, the others absent
+      const bool ground_state_only = name == "n" || name == "p" || name == "d" || name == "t" || name == "he3" ||
+                                     name == "he4";
+      EXPECT_EQ(table.find(name) != nullptr, ground_state_only) << name;
     }
   }
   EXPECT_EQ(covered, 140);

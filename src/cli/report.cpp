@@ -173,10 +173,30 @@ void print_summary(const RunSummary& s, std::ostream& out) {
     out << line;
   }
   out << "  result hash      " << s.result_hash << "\n";
+  out << partition_untabulated_warning(s) << weak_screening_warning(s);
   if (s.stopped_after_outer_step >= 0) {
     out << "  stopped early    after outer step " << s.stopped_after_outer_step << " by a signal; checkpoint "
         << (s.checkpoint.empty() ? std::string("none (no output.prefix)") : s.checkpoint) << "\n";
   }
+}
+
+std::string partition_untabulated_warning(const RunSummary& s) {
+  if (!s.partition_functions || s.partition_untabulated.empty()) return "";
+  std::string names;
+  for (const std::string& name : s.partition_untabulated) names += (names.empty() ? "" : ", ") + name;
+  return "  warning          partition functions: G = 1 for " + std::to_string(s.partition_untabulated.size()) +
+         " nuclide(s) of reverse rates untabulated in " + s.partition_table + ": " + names +
+         " (physics.partition_missing: unity)\n";
+}
+
+std::string weak_screening_warning(const RunSummary& s) {
+  if (!s.weak_screening || s.weak_screening_zones_above_1 == 0) return "";
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "  warning          weak screening beyond its validity: H > 1 in %lld zone(s), largest H %.3g "
+                "(Salpeter's H << 1 only; physics.screening: chugunov2007 covers strong coupling)\n",
+                static_cast<long long>(s.weak_screening_zones_above_1), s.weak_screening_largest_h);
+  return line;
 }
 
 std::string summary_json(const RunSummary& s) {
@@ -245,6 +265,17 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"max_mass_drift\": " << format_number_17g(s.max_mass_drift) << ",\n";
   out << "  \"min_energy_generation_rate\": " << format_number_17g(s.min_energy_rate) << ",\n";
   out << "  \"max_energy_generation_rate\": " << format_number_17g(s.max_energy_rate) << ",\n";
+  // Present only with the option on: other runs' summaries keep their keys.
+  if (s.partition_functions) {
+    out << "  \"partition_untabulated\": [";
+    for (std::size_t k = 0; k < s.partition_untabulated.size(); ++k)
+      out << (k ? ", " : "") << json_string(s.partition_untabulated[k]);
+    out << "],\n";
+  }
+  if (s.weak_screening) {
+    out << "  \"weak_screening\": {\"zones_h_above_1\": " << s.weak_screening_zones_above_1
+        << ", \"largest_h\": " << format_number_17g(s.weak_screening_largest_h) << "},\n";
+  }
   if (s.self_checked) {
     const SelfCheckResult& c = s.self_check;
     const auto zones = [](const std::vector<std::int64_t>& list) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cli/self_check.hpp"
 #include "integrators/settings.hpp"  // zone_status_count
@@ -74,6 +75,15 @@ struct RunSummary {
   double rebalance_seconds = 0;        // re-cutting and moving zones (max over ranks; not in the figure of merit)
   std::int64_t stopped_after_outer_step = -1;  // stopped by a signal after this step; -1: ran to the end
   std::string checkpoint;              // the checkpoint written when stopped, "" for none
+  // Physics caveats. Partition functions on: the nuclides of reverse rates taken as G = 1.
+  bool partition_functions = false;
+  std::vector<std::string> partition_untabulated;
+  std::string partition_table;
+  // physics.screening: weak, checked at each outer step's start and end: the most zones with a
+  // reaction's H > 1 at one check, and the largest H seen (physics/screening.hpp).
+  bool weak_screening = false;
+  std::int64_t weak_screening_zones_above_1 = 0;
+  double weak_screening_largest_h = 0;
   bool self_checked = false;           // validation.sample_zones > 0
   SelfCheckResult self_check;          // after the last outer step run
 
@@ -86,5 +96,8 @@ void print_summary(const RunSummary& summary, std::ostream& out);
 // The summary's self-check line: "  self-check       max rel. error 3.1e-02 (zone 517, ...) ...\n".
 std::string self_check_line(const SelfCheckResult& check);
 std::string summary_json(const RunSummary& summary);
+// The caveat lines of the physics options ("" when none): G = 1 nuclides, weak screening beyond H = 1.
+std::string partition_untabulated_warning(const RunSummary& summary);
+std::string weak_screening_warning(const RunSummary& summary);
 
 }  // namespace zoneode

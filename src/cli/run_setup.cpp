@@ -142,6 +142,15 @@ void load_inputs(Run& run) {
   if (!run.options.quiet)
     run.out << "---- resolved deck ----\n" << run.deck.resolved_yaml << "-----------------------\n";
   print_network(run.network, *run.compact, false, run.out);
+  if (run.deck.physics.partition_functions) {  // the nuclides taken as G = 1, in the header as in the summary
+    RunSummary& summary = run.summary;
+    summary.partition_functions = true;
+    summary.partition_untabulated = run.compact->pf_untabulated;
+    summary.partition_table = run.compact->pf_table;
+    const std::string warning = partition_untabulated_warning(summary);
+    run.out << warning;
+    if (!warning.empty() && run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
+  }
   run.network_hash = hex64(network_hash(run.network));
   check_inputs_before_any_work(run.options, run.deck, run.network_hash, run.mpi);  // cli/preflight.hpp
 }
@@ -285,6 +294,11 @@ void set_up_run(Run& run) {
   start_backend(run);
   build_run_zones(run);
   start_summary(run);
+  check_weak_screening(run);
+  if (const std::string warning = weak_screening_warning(run.summary); !warning.empty()) {
+    run.out << warning;
+    if (run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
+  }
   start_self_check(run);
   prepare_output(run);
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());

@@ -11,6 +11,7 @@
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "decomposition/rebalance.hpp"
+#include "physics/screening.hpp"
 
 namespace zoneode {
 
@@ -111,6 +112,45 @@ std::int64_t rebalance_by_cost(const MpiContext& mpi, std::vector<std::int64_t>&
 
 }  // namespace
 
+void check_weak_screening(Run& run) {
+  if (run.deck.physics.screening != ScreeningKind::weak) return;
+  // H = Z1 Z2 x the exponent of unit charges, summed over a reaction's pairs (0, 1), (0+1, 2), ...
+  // as reaction_screening_factor forms them: the network's largest such sum gives each zone's
+  // largest H from one evaluation.
+  double largest_charge_product = 0.0;
+  for (const Reaction& reaction : run.network.reactions) {
+    if (reaction.reactants.size() < 2) continue;
+    double product = 0.0, z_compound = run.network.species[reaction.reactants[0]].Z;
+    for (std::size_t k = 1; k < reaction.reactants.size(); ++k) {
+      const double z = run.network.species[reaction.reactants[k]].Z;
+      if (z_compound > 0.0 && z > 0.0) product += z_compound * z;
+      z_compound += z;
+    }
+    largest_charge_product = std::max(largest_charge_product, product);
+  }
+  const ZoneBatch& batch = run.batch;
+  std::int64_t above = 0;
+  double largest = 0.0;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    const double* Y = batch.zone_abundances(zone);
+    ScreeningPlasma plasma;
+    plasma.temperature = batch.temperature[zone] * 1e9;
+    plasma.density = batch.density[zone];
+    for (int i = 0; i < run.network.species_count(); ++i) {
+      const double Z = run.network.species[i].Z;
+      plasma.ye += Z * Y[i];
+      plasma.z2_sum += Z * Z * Y[i];
+    }
+    const double H = largest_charge_product * weak_screening_exponent(1.0, 1.0, plasma);
+    if (H > 1.0) ++above;
+    largest = std::max(largest, H);
+  }
+  RunSummary& summary = run.summary;
+  summary.weak_screening = true;
+  summary.weak_screening_zones_above_1 = std::max(summary.weak_screening_zones_above_1, run.mpi.sum(above));
+  summary.weak_screening_largest_h = std::max(summary.weak_screening_largest_h, run.mpi.max(largest));
+}
+
 void integrate_outer_step(Run& run) {
   const MpiContext& mpi = run.mpi;
   ZoneBatch& batch = run.batch;
@@ -135,6 +175,7 @@ void integrate_outer_step(Run& run) {
     batch.density[zone] *= history.density_factor;
   }
   add_step_statistics(batch, mpi, summary, run.rank_totals.max_mass_drift);
+  check_weak_screening(run);  // the state after the step: the next one's start
   if (run.self_check) {
     collectively(mpi, exit_runtime_error, [&] {
       summary.self_check = run.self_check->after_outer_step(batch, history.temperature_factor, history.density_factor);

@@ -163,6 +163,9 @@ struct Run {
 
 // Set-up: everything before the first outer step, including the initial state's file (step 0).
 void set_up_run(Run& run);
+// physics.screening: weak: counts the zones whose largest screening exponent H exceeds 1 at their
+// current state, and the largest H, into the summary (the set-up's state and after every outer step).
+void check_weak_screening(Run& run);
 // Integrates every zone over one outer step, applies the prescribed T9 and rho history, adds the
 // step's statistics and runs the self-check.
 void integrate_outer_step(Run& run);

@@ -216,6 +216,12 @@ PhysicsOptions read_physics(DeckSection section) {
   physics.partition_table = section.has("partition_table") ? section.existing_file("partition_table") : "";
   if (!physics.partition_table.empty() && !physics.partition_functions)
     section.fail("partition_table", "partition_functions: true with a partition_table");
+  // Read (and written out) only with partition functions on: other decks resolve as before.
+  if (physics.partition_functions)
+    physics.partition_missing = section.choice("partition_missing", PartitionMissing::unity,
+                                               partition_missing_choices, partition_missing_name);
+  else if (section.has("partition_missing"))
+    section.fail("partition_missing", "partition_functions: true with a partition_missing");
   physics.self_heating = section.boolean("self_heating", false);
   physics.neutrino_losses = section.boolean("neutrino_losses", false);
   section.finish();

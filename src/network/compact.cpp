@@ -73,9 +73,10 @@ CompactNetwork::CompactNetwork(const Network& network, const PhysicsOptions& phy
 }
 
 void CompactNetwork::add_partition_functions(const Network& network) {
-  const PartitionTable table =
-      read_partition_table(physics_.partition_table.empty() ? default_partition_table_path() : physics_.partition_table);
+  pf_table = physics_.partition_table.empty() ? default_partition_table_path() : physics_.partition_table;
+  const PartitionTable table = read_partition_table(pf_table);
   pf_grid = table.grid_T9;
+  std::vector<bool> untabulated(network.species.size(), false);
   std::map<int, int> row_of_species;  // tabulated species -> row, in order of first use
   pf_offsets.assign(1, 0);
   for (const Reaction& reaction : network.reactions) {
@@ -85,7 +86,11 @@ void CompactNetwork::add_partition_functions(const Network& network) {
       for (int q : reaction.reactants) --power[q];
       for (const auto& [species, n] : power) {
         const std::vector<double>* G = table.find(network.species[species].name);
-        if (!G || n == 0) continue;  // untabulated: G = 1
+        if (n == 0) continue;
+        if (!G) {  // untabulated: G = 1, named below
+          untabulated[species] = true;
+          continue;
+        }
         auto [it, added] = row_of_species.emplace(species, static_cast<int>(row_of_species.size()));
         if (added)
           for (double g : *G) pf_log10_G.push_back(std::log10(g));
@@ -95,6 +100,21 @@ void CompactNetwork::add_partition_functions(const Network& network) {
     }
     pf_offsets.push_back(static_cast<std::int32_t>(pf_row.size()));
   }
+  for (std::size_t i = 0; i < untabulated.size(); ++i)
+    if (untabulated[i]) pf_untabulated.push_back(network.species[i].name);
+  if (!pf_untabulated.empty() && physics_.partition_missing == PartitionMissing::refuse) {
+    throw InputError("physics.partition_missing: refuse: the partition-function table '" + pf_table + "' has no G for " +
+                     std::to_string(pf_untabulated.size()) + " nuclide(s) of reverse rates: " +
+                     partition_untabulated_list() +
+                     "; expected every one tabulated (add them to a table named by physics.partition_table, or set "
+                     "physics.partition_missing: unity to take G = 1 for them)");
+  }
+}
+
+std::string CompactNetwork::partition_untabulated_list() const {
+  std::string list;
+  for (const std::string& name : pf_untabulated) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
 void CompactNetwork::add_neutrino_losses(const Network& network) {
@@ -110,7 +130,11 @@ void CompactNetwork::add_neutrino_losses(const Network& network) {
                           : charge_out == charge_in - 1 ? WeakKind::beta_plus
                           : charge_out == charge_in + 1 ? WeakKind::beta_minus
                                                         : WeakKind::none;
-    neutrino_share[r] = zoneode::neutrino_share(kind, reaction.Q_MeV, charge_out);
+    // A one-nucleus decay names its parent (8B's measured mean: physics/neutrinos.hpp).
+    const bool decay = reaction.reactants.size() == 1;
+    const Species* parent = decay ? &network.species[reaction.reactants.front()] : nullptr;
+    neutrino_share[r] = zoneode::neutrino_share(kind, reaction.Q_MeV, charge_out, parent ? parent->Z : 0,
+                                                parent ? parent->A : 0);
     q_value_MeV[r] = reaction.Q_MeV * (1.0 - neutrino_share[r]);
   }
 }

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "network/network.hpp"
@@ -75,6 +76,11 @@ class CompactNetwork {
   std::vector<std::int32_t> pf_offsets; // per reaction: its terms [pf_offsets[r], pf_offsets[r+1])
   std::vector<std::int32_t> pf_row;
   std::vector<signed char> pf_power;    // +products - reactants multiplicity of the term's species
+  // Species of reverse rates that the table lacks (in species order), taken as G = 1 under
+  // physics.partition_missing: unity (the run names them); refuse makes them an input error.
+  std::vector<std::string> pf_untabulated;
+  std::string pf_table;                 // the table read
+  std::string partition_untabulated_list() const;  // "p, he4, ..." of pf_untabulated
 
  private:
   // Byte offsets of each array inside its block.

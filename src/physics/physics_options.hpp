@@ -19,10 +19,23 @@ inline std::string_view screening_kind_name(ScreeningKind kind) {
   return "unknown";
 }
 
+// What a reverse rate takes for a nuclide the partition-function table lacks.
+enum class PartitionMissing : int { unity = 0, refuse = 1 };
+inline constexpr PartitionMissing partition_missing_choices[] = {PartitionMissing::unity, PartitionMissing::refuse};
+inline std::string_view partition_missing_name(PartitionMissing choice) {
+  switch (choice) {
+    case PartitionMissing::unity: return "unity";
+    case PartitionMissing::refuse: return "refuse";
+  }
+  return "unknown";
+}
+
 struct PhysicsOptions {
   ScreeningKind screening = ScreeningKind::none;  // electron screening of charged-particle rates
   bool partition_functions = false;  // reverse ('v') REACLIB rates times G_products / G_reactants
   std::string partition_table;       // the table file; "" for the shipped one
+  // unity: G = 1 for untabulated nuclides, named in the run header and summary; refuse: an input error.
+  PartitionMissing partition_missing = PartitionMissing::unity;
   bool self_heating = false;         // T follows dT/dt = eps / c_v (physics/eos.hpp)
   bool neutrino_losses = false;      // weak reactions keep Q (1 - neutrino share) (physics/neutrinos.hpp)
   bool any() const {

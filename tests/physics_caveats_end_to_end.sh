@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 30: what a run says about its physics options' gaps. Partition functions: the nuclides of
+# reverse rates that the table lacks are named in the header, the summary and the summary JSON, or
+# refused (physics.partition_missing: refuse, exit 2, a planted untabulated nuclide). Weak
+# screening: zones with H > 1 counted with the largest H and the suggestion of chugunov2007, and
+# nothing said where H is small. Usage: physics_caveats_end_to_end.sh ZONEODE SOURCE_DIR
+set -uo pipefail
+zoneode=$1
+source_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"  # check, passes, failures
+
+# rp-z24 (shipped), 2 zones at T9 1, rho 1e7: the largest H is 1.1946 (Clayton 0.188 Z1 Z2 zeta^1/2
+# rho^1/2 T6^-3/2 = 0.0259 Z1 Z2 with zeta 1.90, times the network's largest charge product, 46).
+deck() {  # deck FILE T9 RHO PHYSICS
+  cat >"$1" <<YAML
+network: {source: reaclib, file: $source_dir/inputs/networks/rp-z24.reaclib, nuclides_file: $source_dir/inputs/networks/rp-z24.nuclides}
+zones: {count: 2, temperature: {profile: constant, value: $2}, density: {profile: constant, value: $3}, composition: {p: 0.7, he4: 0.28, o16: 0.02}}
+integrator: {method: asymptotic, schedule: geometric, start_time: 1.0e-12, end_time: 1.0e-10, dt_fraction: 0.1}
+physics: $4
+YAML
+}
+run() {  # run EXPECTED_STATUS OUTFILE ARGS...
+  local expected=$1 out=$2; shift 2
+  "$zoneode" "$@" >"$out" 2>&1
+  local status=$?
+  [ "$status" -eq "$expected" ] || { echo "  zoneode $* exited $status, expected $expected"; tail -5 "$out"; return 1; }
+}
+summary_part() { sed -n '/== zoneode summary ==/,$p' "$1"; }
+header_part() { sed -n '1,/== zoneode summary ==/p' "$1"; }
+
+deck "$work/caveats.yaml" 1 1e7 "{screening: weak, partition_functions: true}"
+check "weak + partition functions run" run 0 "$work/caveats.txt" "$work/caveats.yaml" --quiet --set run.summary="$work/caveats.json"
+check "header names the untabulated nuclides" bash -c "header_part() { sed -n '1,/== zoneode summary ==/p' \"\$1\"; }; header_part '$work/caveats.txt' | grep -q 'G = 1 for .* untabulated in .*rt2000_frdm_rpz24.txt: .*c12'"
+check "summary names them" bash -c "sed -n '/== zoneode summary ==/,\$p' '$work/caveats.txt' | grep -q 'warning .*partition functions: G = 1 .*b8, .*c12'"
+check "p and he4 are tabulated (G = 1 exactly)" bash -c "! grep 'untabulated' '$work/caveats.txt' | grep -Eq ': (.*, )?(p|he4)(,| )'"
+check "JSON lists them" grep -q '"partition_untabulated": \[.*"c12"' "$work/caveats.json"
+check "header warns of weak screening" bash -c "sed -n '1,/== zoneode summary ==/p' '$work/caveats.txt' | grep -q 'weak screening beyond its validity: H > 1 in 2 zone(s), largest H [0-9.]*.*chugunov2007'"
+check "summary warns of weak screening" bash -c "sed -n '/== zoneode summary ==/,\$p' '$work/caveats.txt' | grep -q 'H > 1 in 2 zone(s)'"
+check "JSON counts the zones" grep -q '"weak_screening": {"zones_h_above_1": 2, "largest_h": 1\.1946' "$work/caveats.json"
+check "stderr-style warning line" grep -q '^zoneode: warning .*chugunov2007' "$work/caveats.txt"
+
+# Hot and thin: H << 1, nothing said; the JSON still records the check.
+deck "$work/thin.yaml" 3 1e2 "{screening: weak}"
+check "thin run" run 0 "$work/thin.txt" "$work/thin.yaml" --quiet --set run.summary="$work/thin.json"
+check "no weak-screening warning where H < 1" bash -c "! grep -q 'weak screening beyond' '$work/thin.txt'"
+check "JSON: no zone above 1" grep -q '"weak_screening": {"zones_h_above_1": 0, "largest_h": 0\.' "$work/thin.json"
+check "no partition key without the option" bash -c "! grep -q partition_untabulated '$work/thin.json'"
+
+# A planted gap: the shipped table without o16, refused.
+grep -v '^o16 ' "$source_dir/inputs/data/partition_functions/rt2000_frdm_rpz24.txt" >"$work/no_o16.txt"
+deck "$work/refuse.yaml" 1 1e7 "{partition_functions: true, partition_table: $work/no_o16.txt, partition_missing: refuse}"
+check "refuse exits 2" run 2 "$work/refuse.txt" "$work/refuse.yaml" --quiet
+check "refusal names the planted nuclide and the table" grep -q "partition_missing: refuse: the partition-function table '$work/no_o16.txt' has no G for .*o16" "$work/refuse.txt"
+deck "$work/unity.yaml" 1 1e7 "{partition_functions: true, partition_table: $work/no_o16.txt}"
+check "unity runs" run 0 "$work/unity.txt" "$work/unity.yaml" --quiet
+check "unity names the planted nuclide" grep -q 'untabulated in .*no_o16.txt: .*o16' "$work/unity.txt"
+check "partition_missing needs partition_functions" run 2 "$work/needs.txt" "$work/thin.yaml" --quiet --set physics.partition_missing=refuse
+
+echo "physics caveats: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]
