@@ -359,6 +359,16 @@ struct Width32ShuffleLanes : EmulatedLanes<WAVE, TRANSPOSED> {
   }
 };
 
+// Build with -DZONEODE_PLANT_WAVE64_FAULT to run every kernel of the tests above with the planted
+// fault: the 64-lane comparisons then fail (tests/README.md).
+#if defined(ZONEODE_PLANT_WAVE64_FAULT)
+template <int WAVE, bool TRANSPOSED>
+using TestedLanes = Width32ShuffleLanes<WAVE, TRANSPOSED>;
+#else
+template <int WAVE, bool TRANSPOSED>
+using TestedLanes = EmulatedLanes<WAVE, TRANSPOSED>;
+#endif
+
 // ---- a launch, emulated -----------------------------------------------------------------------
 
 // Host memory in place of the device copies (DeviceUploads for final's prepare hook).
@@ -542,7 +552,7 @@ struct Kernel {
 };
 
 template <int BLOCK, gpu::Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP, IntegrationMethod METHOD,
-          template <int, bool> class Lanes = EmulatedLanes>
+          template <int, bool> class Lanes = TestedLanes>
 Kernel kernel(const std::string& name, bool stage_network, bool stage_zone) {
   return {name, METHOD, {name, stage_network, stage_zone},
           &run_emulated<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, METHOD, Lanes<64, false>>,
