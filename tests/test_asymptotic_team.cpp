@@ -1,5 +1,5 @@
 // The asymptotic and qss2 team kernels' bodies (kernels/asymptotic/kernel_common.hpp's
-// run_team_zones with zone_team.hpp's BlockTeam, LaneGroupSums, ChunkSums and integrators, and
+// run_zones with zone_team.hpp's BlockTeam, LaneGroupSums, ChunkSums and integrators, and
 // kernels/qss2/zone_team_qss2.hpp), run on the CPU: a block's threads are fibers, each running the
 // kernel body, that meet at the block's barriers and at their wave's shuffles, with waves of 64
 // lanes (gfx90a, which no machine here runs) or 32 (NVIDIA). The shuffles are HIP's
@@ -334,6 +334,8 @@ struct EmulatedLanes {
   static constexpr int wave_size = WAVE;
   static constexpr bool transposed_wave_sums = TRANSPOSED;
   static int rank() { return EmulatedBlock::active->rank(); }
+  static unsigned block_index() { return 0; }  // one block runs every zone
+  static unsigned long long take_next(unsigned long long* counter) { return (*counter)++; }  // one OS thread
   static void sync() { EmulatedBlock::active->barrier(false); }
   static bool sync_any(bool predicate) { return EmulatedBlock::active->barrier(predicate); }
   static double shuffle_down(double value, int offset, int width) {
@@ -400,8 +402,8 @@ struct Outcome {
   std::vector<ZoneResult> results;
 };
 
-// The zones of `network` run by one emulated block with run_team_zones, as a variant's kernel
-// instantiates it; every zone taken from the counter as run_zones does.
+// The zones of `network` run by one emulated block with run_zones, as a variant's kernel
+// instantiates it; the block takes every zone from the counter.
 template <int BLOCK, gpu::Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP, IntegrationMethod METHOD,
           typename Lanes>
 Outcome run_emulated(const CompactNetwork& network, const IntegratorSettings& settings, const std::vector<Zone>& zones,
@@ -440,18 +442,12 @@ Outcome run_emulated(const CompactNetwork& network, const IntegratorSettings& se
   args.results = results.data();
   args.workspace = workspace.data();
   args.workspace_doubles = zone_doubles;
-  unsigned long long next_zone = 0, zone_slot = 0;  // the counter in global memory; run_zones' __shared__ slot
+  unsigned long long next_zone = 0;  // the zone counter in global memory
+  args.next_zone = &next_zone;
   EmulatedBlock block(BLOCK, Lanes::wave_size, order);
-  block.run([&] {
-    const gpu::BlockTeam<BLOCK, REDUCTION, Lanes> team{scratch.data()};  // each thread's own, as on the device
-    gpu::run_team_zones<GROUP, FUSED_YE, SWAP, false, METHOD>(team, args, shape.stage_network, shape.stage_zone,
-                                                              shared.data(), 0u, [&] {
-                                                                if (team.rank() == 0) zone_slot = next_zone++;
-                                                                team.sync();
-                                                                const long long zone = static_cast<long long>(zone_slot);
-                                                                team.sync();
-                                                                return zone;
-                                                              });
+  block.run([&] {  // the kernel's body, each thread with its own team as on the device
+    gpu::run_zones<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, false, METHOD, Lanes>(args, shape.stage_network, shape.stage_zone,
+                                                                              shared.data(), scratch.data());
   });
   return {abundances, results};
 }

@@ -35,23 +35,23 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
   return v;
 }
 
-// The persistent-block kernel body: stage what the plan says, then take zones until none is left.
-// GROUP lanes per species, or balanced term chunks when GROUP is 0. `shared` is the dynamic shared
-// memory; the block's arrays in global memory are its part of a.workspace (block_index); take_zone() gives the whole team its next
-// zone (every thread calls it). PHYSICS: the instantiation with the physics options' hooks
-// (zone_team_physics.hpp), which a variant launches when LaunchPlan::physics. METHOD is a
-// compile-time choice too: a kernel runs one method's team integrator, so that the variants'
-// asymptotic kernels keep their registers and occupancy (qss2's kernels:
-// kernels/qss2/qss2_kernels.hip). Any team: run_zones' on the device, or the CPU emulation's
-// (tests/test_asymptotic_team.cpp).
-template <int GROUP, bool FUSED_YE, bool SWAP, bool PHYSICS, IntegrationMethod METHOD, typename Team,
-          typename TakeZone>
-__device__ inline void run_team_zones(const Team& team, const KernelArgs& a, bool stage_network, bool stage_zone,
-                                      double* shared, unsigned block_index, TakeZone&& take_zone) {
-  constexpr int BLOCK = Team::size;
+// The persistent-block kernel body: stage what the plan says, then take zones from the counter
+// until none is left. GROUP lanes per species, or balanced term chunks when GROUP is 0.
+// `shared` is the dynamic shared memory, `scratch` the team's. PHYSICS: the instantiation with the
+// physics options' hooks (zone_team_physics.hpp), which a variant launches when LaunchPlan::physics.
+// METHOD is a compile-time choice too: a kernel runs one method's team integrator, so that the
+// variants' asymptotic kernels keep their registers and occupancy (qss2's kernels:
+// kernels/qss2/qss2_kernels.hip). LANES: the device's, or the CPU emulation's, which runs this body
+// with fibers as a block's threads (tests/test_asymptotic_team.cpp; there `__shared__` is `static`).
+template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false,
+          IntegrationMethod METHOD = IntegrationMethod::asymptotic, typename LANES = DeviceLanes>
+__device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
+                                 double* scratch) {
+  __shared__ unsigned long long zone_slot;
+  const BlockTeam<BLOCK, REDUCTION, LANES> team{scratch};
   const int S = a.step.species_count, R = a.step.reaction_count;
   StepView net = a.step;
-  double* zone_arrays = a.workspace + block_index * a.workspace_doubles;
+  double* zone_arrays = a.workspace + LANES::block_index() * a.workspace_doubles;
   double* lds = shared;
   if (stage_network) {
     // The step block is a whole number of doubles (compact.cpp pads it).
@@ -76,7 +76,10 @@ __device__ inline void run_team_zones(const Team& team, const KernelArgs& a, boo
   if (padded && team.rank() == 0) Y_local[S] = y_full[S] = y_half[S] = 1.0;  // never overwritten: updates cover [0, S)
   team.sync();
   for (;;) {
-    const long long zone = take_zone();
+    if (team.rank() == 0) zone_slot = LANES::take_next(a.next_zone);
+    team.sync();
+    const long long zone = static_cast<long long>(zone_slot);
+    team.sync();  // before thread 0 takes the next zone
     if (zone >= a.zones) break;
     double* Y_global = a.abundances + zone * S;
     double* Y = Y_global;
@@ -113,26 +116,6 @@ __device__ inline void run_team_zones(const Team& team, const KernelArgs& a, boo
     }
   }
 }
-
-#if !defined(ZONEODE_GPU_HOST_EMULATION)
-// A kernel's body: run_team_zones with the block's team, which takes zones from the counter.
-// `scratch` is the team's shared memory.
-template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false,
-          IntegrationMethod METHOD = IntegrationMethod::asymptotic>
-__device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
-                                 double* scratch) {
-  __shared__ unsigned long long zone_slot;
-  const BlockTeam<BLOCK, REDUCTION> team{scratch};
-  run_team_zones<GROUP, FUSED_YE, SWAP, PHYSICS, METHOD>(
-      team, a, stage_network, stage_zone, shared, blockIdx.x, [&] {
-        if (team.rank() == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
-        team.sync();
-        const long long zone = static_cast<long long>(zone_slot);
-        team.sync();  // before thread 0 takes the next zone
-        return zone;
-      });
-}
-#endif
 
 // Where a staging variant puts a block's arrays: the step block and the zone's arrays in LDS if
 // allowed and they fit together; else the zone's arrays alone; else nothing (global memory).

@@ -74,6 +74,7 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 // intrinsics, no kernel entries here: only what the bodies' declarations need.
 #define ZONEODE_GPU_HOST_EMULATION 1
 #define __device__
+#define __shared__ static  // one block at a time: a function's static is the block's
 #endif
 
 // The block size a kernel is always launched with. hipcc needs it: without it gfx90a code is
@@ -148,8 +149,8 @@ __device__ inline void sync_wave() {
 // (CUDA and HIP: __syncthreads_or, a barrier with the reduction in hardware).
 __device__ inline bool sync_any(bool predicate) { return __syncthreads_or(predicate ? 1 : 0) != 0; }
 
-// The lanes of a device team, as a team's code reaches them (BlockTeam's Lanes): the thread's rank
-// in the block, the block barriers and the wave's shuffles above. A team's code calls only these,
+// The lanes of a device team, as a team's code reaches them (BlockTeam's Lanes, run_zones' LANES):
+// the thread's rank and block, the zone counter, the block barriers and the wave's shuffles above. A team's code calls only these,
 // so that its body also compiles for the CPU emulation, whose lanes are fibers with waves of any
 // width (tests/test_asymptotic_team.cpp).
 struct DeviceLanes {
@@ -162,6 +163,9 @@ struct DeviceLanes {
   static constexpr bool transposed_wave_sums = false;
 #endif
   __device__ static int rank() { return static_cast<int>(threadIdx.x); }
+  __device__ static unsigned block_index() { return blockIdx.x; }
+  // The counter's value before this call adds 1 to it (the zone counter, in global memory).
+  __device__ static unsigned long long take_next(unsigned long long* counter) { return atomicAdd(counter, 1ull); }
   __device__ static void sync() { __syncthreads(); }
   __device__ static bool sync_any(bool predicate) { return gpu::sync_any(predicate); }
   __device__ static double shuffle_down(double value, int offset, int width) {
