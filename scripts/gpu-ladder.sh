@@ -9,12 +9,12 @@
 # Usage: scripts/gpu-ladder.sh [--dry-run] [OUT_DIR]        (about 6 minutes on an H200)
 #   --dry-run               print the commands, run nothing
 # Environment (all optional):
-#   LADDER_REGIMES="a b c1 c2 d"   regimes to run          LADDER_VARIANTS="..."  variants (default: the binary's)
+#   LADDER_REGIMES="a b c1 c2 d d832 d6656 drpz24"  regimes (inputs/bench/README.md)  LADDER_VARIANTS="..."  variants
 #   LADDER_SWEEPS="final:kernel_config=128x0x6,kernel_placement=zone final:chunk_terms=20 ..."
 #                   extra points, each validated and timed on every regime (keys are run.KEY deck keys)
 #   LADDER_SWEEP_REGIMES="d"  the regimes the extra points run on (default: every regime)
 #   LADDER_ZONES=65536 timed zones (a-c2)      LADDER_CHECK_ZONES=1024 zones compared with the CPU (a-c2)
-#   LADDER_D_ZONES=104 zones of (d)            LADDER_REPEATS=3   LADDER_SLOW_S=5: a cell whose first
+#   LADDER_D_ZONES=104 zones of (d) and (drpz24) LADDER_REPEATS=3   LADDER_SLOW_S=5: a cell whose first
 #   run takes longer is run once (the table says so)   LADDER_DEADLINE_S=400: no new cell after this
 #   LADDER_RUN_TIMEOUT_S=150 per run           LADDER_SET="k=v ..." extra --set for every run
 #   LADDER_ZONE_SWEEP=1 the zone-count sweep (off by default; LADDER_ZONE_COUNTS, LADDER_ZONE_SWEEP_VARIANTS)
@@ -47,16 +47,33 @@ slow_s=${LADDER_SLOW_S:-5}
 if [ "$fake" = 1 ]; then  # small enough for a 2-core machine without a GPU
   zones=${LADDER_ZONES:-64} check_zones=${LADDER_CHECK_ZONES:-32} d_zones=${LADDER_D_ZONES:-4}
   d_set=(--set integrator.end_time=1e-18)  # 46,000 steps instead of 322,379
+  declare -A full_zones=([d]=$d_zones [d832]=6 [d6656]=8 [drpz24]=$d_zones)
 else
   zones=${LADDER_ZONES:-65536} check_zones=${LADDER_CHECK_ZONES:-1024} d_zones=${LADDER_D_ZONES:-104}
   d_set=()
+  declare -A full_zones=([d]=$d_zones [d832]=832 [d6656]=6656 [drpz24]=$d_zones)
 fi
 extra_set=(); for kv in ${LADDER_SET:-}; do extra_set+=(--set "$kv"); done
 
 declare -A deck=([a]=inputs/bench/a-s150.yaml [b]=inputs/bench/b-s150-hot.yaml [c1]=inputs/bench/c1-rpz24-hot.yaml
-                 [c2]=inputs/bench/c2-rpz24-rp.yaml [d]=inputs/bench/d-study-104.yaml)
-regimes=${LADDER_REGIMES:-a b c1 c2 d}
-for r in $regimes; do [ -n "${deck[$r]:-}" ] || { echo "gpu-ladder.sh: LADDER_REGIMES: unknown regime '$r' (a b c1 c2 d)" >&2; exit 2; }; done
+                 [c2]=inputs/bench/c2-rpz24-rp.yaml [d]=inputs/bench/d-s150-co-104.yaml [d832]=inputs/bench/d-s150-co-104.yaml
+                 [d6656]=inputs/bench/d-s150-co-104.yaml [drpz24]=inputs/bench/d-rpz24-he-104.yaml)
+# The full-burn regimes (the study's schedule, full_zones zones each): each GPU run is compared with
+# a CPU reference of the same zones that runs in the background beside the GPU work. (d6656) is
+# checked instead by a run of (d832)'s zones (on the H200 the same launch plan as 6,656 zones:
+# more than half the resident blocks) against (d832)'s reference: a CPU reference of 6,656 zones
+# of the full burn would take about half an hour on 16 cores.
+declare -A checked_by=([d6656]=d832)
+# The CPU against itself one ulp of dt_fraction away (the sensitivity): not for (d832), (d)'s problem
+# on 8x the zones (its reference alone takes about 5 minutes on 16 cores).
+declare -A ulp_skipped=([d832]=1)
+is_full() { [ -n "${full_zones[$1]:-}" ]; }
+reference_of() { echo "${checked_by[$1]:-$1}"; }
+regimes=${LADDER_REGIMES:-a b c1 c2 d d832 d6656 drpz24}
+for r in $regimes; do [ -n "${deck[$r]:-}" ] || { echo "gpu-ladder.sh: LADDER_REGIMES: unknown regime '$r' (${!deck[*]})" >&2; exit 2; }; done
+# The CPU references of the full-burn regimes: their own, or the regime that checks them.
+full_references=""
+for r in $regimes; do is_full "$r" && [[ " $full_references " != *" $(reference_of "$r") "* ]] && full_references+="$(reference_of "$r") "; done
 
 mkdir -p "$out" || exit 2
 work=$(mktemp -d)
@@ -159,7 +176,7 @@ record ceilings fp64_fma="$(ceiling fp64_fma)" lds_read="$(ceiling lds_read)" hb
 
 # ---- each regime: deck, counted work, floor
 # zone_args REGIME COUNT: the --set list that makes a run of REGIME with COUNT zones
-zone_args() { local r=$1; args=("${deck[$r]}" --quiet --force --set zones.count="$2" "${extra_set[@]}"); [ "$r" = d ] && args+=("${d_set[@]}"); return 0; }
+zone_args() { local r=$1; args=("${deck[$r]}" --quiet --force --set zones.count="$2" "${extra_set[@]}"); is_full "$r" && args+=("${d_set[@]}"); return 0; }
 log "== regimes: counted work per zone-step (zoneode network info) and floor"
 for r in $regimes; do
   x "$work/info-$r.txt" "$zoneode" network info "${deck[$r]}" "${extra_set[@]}"
@@ -178,7 +195,7 @@ ulp_run() {  # ulp_run REGIME THREADS [nice]
   local dtf up
   dtf=$(grep -m1 -E '^ +dt_fraction:' "${deck[$1]}" | awk '{print $2}')
   up=$("$python" -c "import math, sys; print(repr(math.nextafter(float(sys.argv[1]), 2.0)))" "$dtf" 2>/dev/null || echo "$dtf")
-  zone_args "$1" "$([ "$1" = d ] && echo "$d_zones" || echo "$check_zones")"
+  zone_args "$1" "$(is_full "$1" && echo "${full_zones[$1]}" || echo "$check_zones")"
   x "$work/cpu-ulp-$1.log" env OMP_NUM_THREADS="$2" ${3:+nice -n 5} timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
     --threads "$2" --set integrator.dt_fraction="$up" --set output.prefix="$work/cpu-ulp-$1"
 }
@@ -189,7 +206,7 @@ sensitivity() {  # sensitivity REGIME: compare the CPU reference with its one-ul
 }
 log "== CPU backend, $cores threads"
 for r in $regimes; do
-  [ "$r" = d ] && continue
+  is_full "$r" && continue
   zone_args "$r" "$check_zones"
   ns_list=""
   for k in $(seq 1 "$repeats"); do
@@ -203,17 +220,20 @@ for r in $regimes; do
   ulp_run "$r" "$cores"
   sensitivity "$r"
 done
-# (d): its reference (every zone, the study's 322,379 steps) runs beside the GPU work, one core left free
+# The full-burn regimes: their references (every zone, the study's schedule) run one after the
+# other beside the GPU work, one core left free
 d_pid=""
-if [[ " $regimes " == *" d "* ]]; then
-  zone_args d "$d_zones"
-  d_threads=$((cores > 1 ? cores - 1 : 1))
-  { x "$work/cpu-d.log" env OMP_NUM_THREADS=$d_threads nice -n 5 timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
-      --threads $d_threads --set output.prefix="$work/cpu-d" --summary "$work/cpu-d.json"
-    ulp_run d "$d_threads" nice; } &
+d_threads=$((cores > 1 ? cores - 1 : 1))
+if [ -n "$full_references" ]; then
+  { for r in $full_references; do
+      zone_args "$r" "${full_zones[$r]}"
+      x "$work/cpu-$r.log" env OMP_NUM_THREADS=$d_threads nice -n 5 timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
+        --threads $d_threads --set output.prefix="$work/cpu-$r" --summary "$work/cpu-$r.json"
+      [ -n "${ulp_skipped[$r]:-}" ] || ulp_run "$r" "$d_threads" nice
+    done; } &
   d_pid=$!
   if [ "$dry" = 1 ]; then wait "$d_pid"; d_pid=""; else
-    log "  d: $d_zones zones on $d_threads threads, in the background (pid $d_pid) beside the GPU runs"
+    log "  $full_references: references on $d_threads threads, in the background (pid $d_pid) beside the GPU runs"
   fi
 fi
 log "== CPU done at $(elapsed) s"
@@ -231,7 +251,13 @@ cell() {
     record cell regime="$r" row="$row" variant="$variant" knobs="$knobs" skipped="time budget spent ($(elapsed) s >= LADDER_DEADLINE_S $deadline)"
     log "  $r $row: skipped (time)"; return
   fi
-  if [ "$r" != d ]; then  # validation on check_zones zones
+  if is_full "$r"; then
+    if [ -n "${checked_by[$r]:-}" ]; then  # validated on the checking regime's zones, compared at the end
+      zone_args "$r" "${full_zones[${checked_by[$r]}]}"
+      x "$work/$tag-check.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" \
+        "${knob_set[@]}" --set output.prefix="$work/$tag"
+    fi
+  else  # validation on check_zones zones
     zone_args "$r" "$check_zones"
     x "$work/$tag-check.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
       --set output.prefix="$work/$tag"
@@ -239,9 +265,10 @@ cell() {
       --json "$work/$tag-compare.json"
     verdict=$?
   fi
-  zone_args "$r" "$([ "$r" = d ] && echo "$d_zones" || echo "$zones")"
+  zone_args "$r" "$(is_full "$r" && echo "${full_zones[$r]}" || echo "$zones")"
   for k in $(seq 1 "$repeats"); do
-    prefix=(); [ "$r" = d ] && [ "$k" = 1 ] && prefix=(--set output.prefix="$work/$tag")  # (d) is compared from its timed run
+    prefix=()  # a full-burn regime is compared from its timed run (unless another regime's zones check it)
+    is_full "$r" && [ -z "${checked_by[$r]:-}" ] && [ "$k" = 1 ] && prefix=(--set output.prefix="$work/$tag")
     local t0=$EPOCHREALTIME
     x "$work/$tag-$k.log" env "${knob_env[@]}" timeout -k 10 "$run_timeout" "$zoneode" "${args[@]}" "${backend[@]}" "${knob_set[@]}" \
       "${prefix[@]}" --summary "$work/$tag-$k.json"
@@ -264,7 +291,8 @@ cell() {
   fi
 }
 no_device=""
-log "== GPU: every variant on every regime ($zones zones timed, $check_zones compared; (d) $d_zones zones)"
+full_list=$(for r in $regimes; do is_full "$r" && printf '%s %s zones, ' "$r" "${full_zones[$r]}"; done)
+log "== GPU: every variant on every regime ($zones zones timed, $check_zones compared${full_list:+; full burns: ${full_list%, }})"
 for v in $ordered; do for r in $regimes; do [ -n "$no_device" ] || cell "$r" "$v" "$v" ""; done; done
 [ -z "$no_device" ] || log "!! NO USABLE GPU, the GPU cells stop here: $no_device"
 for point in ${LADDER_SWEEPS:-}; do
@@ -289,22 +317,26 @@ if [ -n "${LADDER_ZONE_SWEEP:-}" ]; then
   done
 fi
 
-# ---- (d): wait for its CPU reference, then compare every variant's timed run with it
+# ---- full burns: wait for their CPU references, then compare every variant's run with them
 if [ -n "$d_pid" ]; then
-  log "== waiting for the CPU reference of (d) ($(elapsed) s)"
-  wait "$d_pid"; log "  CPU (d) exit $? at $(elapsed) s: $(field "$work/cpu-d.json" ns_per_zone_step) ns per zone-step"
+  log "== waiting for the CPU references of $full_references($(elapsed) s)"
+  wait "$d_pid"; log "  CPU references exit $? at $(elapsed) s"
 fi
-if [[ " $regimes " == *" d "* ]]; then
-  record cpu regime=d zones="$d_zones" threads="$d_threads" ns_runs="$(field "$work/cpu-d.json" ns_per_zone_step)" \
-    summary="$work/cpu-d.json" note="beside the GPU runs, one core left free"
-  sensitivity d
-  for f in "$work"/d-*_step000001.h5; do
+for r in $full_references; do
+  record cpu regime="$r" zones="${full_zones[$r]}" threads="$d_threads" ns_runs="$(field "$work/cpu-$r.json" ns_per_zone_step)" \
+    summary="$work/cpu-$r.json" note="beside the GPU runs, one core left free"
+  [ -n "${ulp_skipped[$r]:-}" ] || sensitivity "$r"
+done
+for r in $regimes; do
+  is_full "$r" || continue
+  for f in "$work/$r-"*_step000001.h5; do
     [ -e "$f" ] || continue
     tag=$(basename "$f" _step000001.h5)
-    "$compare" "$work/cpu-d_step000001.h5" "$f" --rtol 1e-12 --atol 1e-28 --json "$work/$tag-compare.json" >"$work/$tag-compare.txt" 2>&1
+    "$compare" "$work/cpu-$(reference_of "$r")_step000001.h5" "$f" --rtol 1e-12 --atol 1e-28 --json "$work/$tag-compare.json" \
+      >"$work/$tag-compare.txt" 2>&1
     record compare tag="$tag" compare_rc=$? compare_json="$work/$tag-compare.json"
   done
-fi
+done
 
 # ---- the table
 if [ "$dry" = 0 ]; then

@@ -41,16 +41,17 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 // physics options' hooks (zone_team_physics.hpp), which a variant launches when LaunchPlan::physics.
 // METHOD is a compile-time choice too: a kernel runs one method's team integrator, so that the
 // variants' asymptotic kernels keep their registers and occupancy (qss2's kernels:
-// kernels/qss2/qss2_kernels.hip).
+// kernels/qss2/qss2_kernels.hip). LANES: the device's, or the CPU emulation's, which runs this body
+// with fibers as a block's threads (tests/test_asymptotic_team.cpp; there `__shared__` is `static`).
 template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false,
-          IntegrationMethod METHOD = IntegrationMethod::asymptotic>
+          IntegrationMethod METHOD = IntegrationMethod::asymptotic, typename LANES = DeviceLanes>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
-  const BlockTeam<BLOCK, REDUCTION> team{scratch};
+  const BlockTeam<BLOCK, REDUCTION, LANES> team{scratch};
   const int S = a.step.species_count, R = a.step.reaction_count;
   StepView net = a.step;
-  double* zone_arrays = a.workspace + blockIdx.x * a.workspace_doubles;
+  double* zone_arrays = a.workspace + LANES::block_index() * a.workspace_doubles;
   double* lds = shared;
   if (stage_network) {
     // The step block is a whole number of doubles (compact.cpp pads it).
@@ -75,7 +76,7 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
   if (padded && team.rank() == 0) Y_local[S] = y_full[S] = y_half[S] = 1.0;  // never overwritten: updates cover [0, S)
   team.sync();
   for (;;) {
-    if (team.rank() == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
+    if (team.rank() == 0) zone_slot = LANES::take_next(a.next_zone);
     team.sync();
     const long long zone = static_cast<long long>(zone_slot);
     team.sync();  // before thread 0 takes the next zone
@@ -143,6 +144,7 @@ inline LaunchPlan place_arrays(int block, const LaunchContext& c, bool allow_net
   return plan;
 }
 
+#if !defined(ZONEODE_GPU_HOST_EMULATION)
 // The grid of a persistent launch of `kernel` as placed: as many blocks as can be resident, at
 // most one per zone.
 template <typename Kernel>
@@ -163,5 +165,6 @@ LaunchPlan plan_persistent(Kernel kernel, int block, const LaunchContext& c, boo
   size_grid(kernel, c, plan);
   return plan;
 }
+#endif
 
 }  // namespace zoneode::gpu

@@ -190,4 +190,24 @@ std::vector<std::uint64_t> make_reaction_words(const StepView& network) {
   return words;
 }
 
+void prepare_term_chunks(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context,
+                         int chunk_threads_cut) {
+  const std::int64_t terms = network.flux_terms();
+  const int chunk_terms = context.tuning.chunk_terms > 0
+                              ? context.tuning.chunk_terms
+                              : static_cast<int>(std::max<std::int64_t>(1, (terms + chunk_threads_cut - 1) / chunk_threads_cut));
+  const TermChunks chunks = make_term_chunks(network.step_view(), chunk_terms, context.tuning.bank_order);
+  args.chunk_terms = uploads.upload(chunks.terms);
+  args.chunk_column_start = uploads.upload(chunks.column_start);
+  args.chunk_length = uploads.upload(chunks.length);
+  args.chunk_list_index = uploads.upload(chunks.list_index);
+  args.creation_chunks = uploads.upload(chunks.creation_chunks);
+  args.destruction_chunks = uploads.upload(chunks.destruction_chunks);
+  args.chunks = chunks.chunks();
+  args.reaction_words = uploads.upload(make_reaction_words(network.step_view()));
+  args.reactant_slots = most_reactants(network.step_view());
+  context.chunks = chunks.chunks();
+  context.state_padding = 1;  // run_zones' 1.0 entry of each state array
+}
+
 }  // namespace zoneode::gpu

@@ -33,26 +33,32 @@ struct AttemptPartials {
 // next reduction need not wait for every thread to have read this one).
 enum class Reduction { tree, wave, broadcast };
 
-// A workgroup of BLOCK threads. scratch: shared memory of scratch_doubles.
-template <int BLOCK, Reduction REDUCTION>
+// A workgroup of BLOCK threads. scratch: shared memory of scratch_doubles. LANES: the device's
+// (gpu_runtime.hpp's DeviceLanes: its wave size, rank, barriers and shuffles), or the CPU
+// emulation's, which runs this code with 64- or 32-lane waves (tests/test_asymptotic_team.cpp).
+template <int BLOCK, Reduction REDUCTION, typename LANES = DeviceLanes>
 struct BlockTeam {
+  using Lanes = LANES;
+  static constexpr int wave_size = Lanes::wave_size;
   static_assert(BLOCK % wave_size == 0 && (BLOCK & (BLOCK - 1)) == 0, "BLOCK: a power of two, whole waves");
   static constexpr int size = BLOCK;
   static constexpr int waves = BLOCK / wave_size;
   static constexpr int max_slots = 6;  // values reduced at once
-  // reduce_sums_and_flag's transposed wave sums (EXPERIMENTS.md 24): on NVIDIA; Debian's hipcc
-  // spills 40 B per lane of final's gfx90a kernel with them under its 128-VGPR cap, none without.
-#if defined(__CUDACC__)
-  static constexpr bool transposed_wave_sums = true;
-#else
-  static constexpr bool transposed_wave_sums = false;
-#endif
+  static constexpr bool transposed_wave_sums = Lanes::transposed_wave_sums;  // reduce_sums_and_flag
   static constexpr int scratch_doubles = REDUCTION == Reduction::broadcast ? 2 * max_slots * waves : max_slots * BLOCK;
   double* scratch;
   mutable int buffer = 0;  // broadcast: the half of the scratch the next reduction uses
 
-  __device__ int rank() const { return static_cast<int>(threadIdx.x); }
-  __device__ void sync() const { __syncthreads(); }
+  __device__ int rank() const { return Lanes::rank(); }
+  __device__ void sync() const { Lanes::sync(); }
+  __device__ static bool sync_any(bool predicate) { return Lanes::sync_any(predicate); }
+  __device__ static double shuffle_down(double value, int offset, int width) {
+    return Lanes::shuffle_down(value, offset, width);
+  }
+  __device__ static double shuffle_xor(double value, int mask, int width) { return Lanes::shuffle_xor(value, mask, width); }
+  __device__ static double shuffle_from(double value, int source, int width) {
+    return Lanes::shuffle_from(value, source, width);
+  }
 
   // Reduces N values per thread over each wave (shuffles); lane 0 of a wave holds its results.
   template <int SUMS, int N>
@@ -233,8 +239,8 @@ struct LaneGroupSums {
           fminus += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
       }
       if constexpr (GROUP > 1) {
-        fplus = lane_group_sum<GROUP>(fplus);
-        fminus = lane_group_sum<GROUP>(fminus);
+        fplus = lane_group_sum<GROUP, typename Team::Lanes>(fplus);
+        fminus = lane_group_sum<GROUP, typename Team::Lanes>(fminus);
       }
       if (active && lane == 0) body(i, fplus, fminus);
     }

@@ -16,13 +16,21 @@ import statistics
 import sys
 
 REGIME_NAMES = {
-    "a": "s150, T9 0.8-1.6 (tuning deck)",
-    "b": "s150, T9 5, rho 1e8",
+    "a": "s150, T9 0.8-1.6, he4/c12 (tuning deck)",
+    "b": "s150, T9 5, rho 1e8, he4/c12",
     "c1": "rp-z24, T9 5, rho 1e8, C/O",
     "c2": "rp-z24, rp-process, T9 1-1.5",
-    "d": "rp-z24, 104 zones, study schedule",
+    "d": "the study's problem: s150, T9 5, rho 1e8, C/O, study schedule, 104 zones",
+    "d832": "the study's problem at 832 zones",
+    "d6656": "the study's problem at 6,656 zones",
+    "drpz24": "rp-z24, he4/c12, study schedule, 104 zones (the first (d))",
 }
-TARGETS_NS = {"a": 11.0, "b": 11.0, "c1": 11.0, "c2": 11.0, "d": 25.0}  # issue 16: final's targets
+# Targets of final: issue 16 for (a)-(c2) and the first (d); issue 29 for the study's problem (2x the
+# study's own kernel on its problem).
+TARGETS_NS = {"a": 11.0, "b": 11.0, "c1": 11.0, "c2": 11.0, "d": 14.0, "d832": 12.0, "d6656": 11.0, "drpz24": 25.0}
+REGIME_ORDER = ["a", "b", "c1", "c2", "d", "d832", "d6656", "drpz24"]
+# The full-burn regimes (the study's schedule): compared with the CPU after its reference finished.
+FULL_BURN = {"d", "d832", "d6656", "drpz24"}
 
 
 def number(text):
@@ -141,11 +149,11 @@ def table(cells, csv_path, json_path):
     sensitivity = {r["regime"]: r for r in records if r["kind"] == "sensitivity"}
     rows = []
     for c in (r for r in records if r["kind"] == "cell"):
-        if c.get("regime") == "d" and c.get("tag") in compares:  # (d) compared after its CPU reference finished
+        if c.get("regime") in FULL_BURN and c.get("tag") in compares:  # compared after its CPU reference finished
             extra = compares[c["tag"]]
             c.update({k: extra.get(k) for k in ("compare_rc", "verdict", "max_rel", "worst", "beyond")})
         rows.append(c)
-    order = {name: i for i, name in enumerate(["a", "b", "c1", "c2", "d"])}
+    order = {name: i for i, name in enumerate(REGIME_ORDER)}
     rows.sort(key=lambda c: order.get(c["regime"], 9))
     base = {c["regime"]: c.get("ns") for c in rows if c["row"] == "baseline"}
     lines = []
@@ -209,10 +217,10 @@ def table(cells, csv_path, json_path):
             text += f" {c['failed_zones']} zones failed in the timed run {c.get('zones_by_status')}"
         lines.append(f"  [{i}] {c['regime']} {c['row']}: {text.strip()}")
     lines.append("  check: zoneode-compare --rtol 1e-12 --atol 1e-28 against the CPU backend on the same zones "
-                 f"({meta.get('check_zones')} for a-c2, every zone of d); runs: timed runs, the median shown")
+                 f"({meta.get('check_zones')} for a-c2, every zone of the full burns d, d832, drpz24; d6656 by a run of d832's zones); runs: timed runs, the median shown")
     finals = {c["regime"]: c.get("ns") for c in rows if c["row"] == "final"}
     if finals:
-        lines.append("  issue 16 targets for final: " + "; ".join(
+        lines.append("  targets for final (issue 16; d, d832, d6656: issue 29): " + "; ".join(
             f"{r} {fmt(ns, '.2f')} ns {'<=' if ns and ns <= TARGETS_NS[r] else 'NOT <='} {TARGETS_NS[r]:g}"
             for r, ns in finals.items() if r in TARGETS_NS))
     launches = {}  # row -> run header -> regimes: what each variant launched (blocks, threads, placement)

@@ -35,8 +35,8 @@ deadline=${PROFILE_DEADLINE_S:-200}
 run_timeout=${PROFILE_RUN_TIMEOUT_S:-150}
 t_start=$SECONDS
 declare -A deck=([a]=inputs/bench/a-s150.yaml [b]=inputs/bench/b-s150-hot.yaml [c1]=inputs/bench/c1-rpz24-hot.yaml
-                 [c2]=inputs/bench/c2-rpz24-rp.yaml [d]=inputs/bench/d-study-104.yaml)
-for r in $regimes; do [ -n "${deck[$r]:-}" ] || { echo "profile-regimes.sh: unknown regime '$r' (a b c1 c2 d)" >&2; exit 2; }; done
+                 [c2]=inputs/bench/c2-rpz24-rp.yaml [d]=inputs/bench/d-s150-co-104.yaml [drpz24]=inputs/bench/d-rpz24-he-104.yaml)
+for r in $regimes; do [ -n "${deck[$r]:-}" ] || { echo "profile-regimes.sh: unknown regime '$r' (${!deck[*]})" >&2; exit 2; }; done
 extra_set=(); for kv in ${PROFILE_SET:-}; do extra_set+=(--set "$kv"); done
 mkdir -p "$out" || exit 2
 work=$(mktemp -d)

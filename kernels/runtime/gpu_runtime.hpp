@@ -37,7 +37,7 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 #define gpuDevAttrMaxSharedMemoryPerBlockOptin cudaDevAttrMaxSharedMemoryPerBlockOptin
 #define gpuDeviceGetAttribute cudaDeviceGetAttribute
-#else
+#elif defined(__HIPCC__)
 #include <hip/hip_runtime.h>
 #define ZONEODE_GPU_PLATFORM "HIP"
 using gpuError_t = hipError_t;
@@ -68,6 +68,13 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuOccupancyMaxActiveBlocksPerMultiprocessor hipOccupancyMaxActiveBlocksPerMultiprocessor
 #define gpuDevAttrMaxSharedMemoryPerBlockOptin hipDeviceAttributeSharedMemPerBlockOptin
 #define gpuDeviceGetAttribute hipDeviceGetAttribute
+#else
+// A host compiler: the team kernels' bodies compiled for their CPU emulation
+// (tests/test_asymptotic_team.cpp), which supplies the lanes (a BlockTeam's Lanes). No runtime, no
+// intrinsics, no kernel entries here: only what the bodies' declarations need.
+#define ZONEODE_GPU_HOST_EMULATION 1
+#define __device__
+#define __shared__ static  // one block at a time: a function's static is the block's
 #endif
 
 // The block size a kernel is always launched with. hipcc needs it: without it gfx90a code is
@@ -90,6 +97,7 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 
 namespace zoneode::gpu {
 
+#if !defined(ZONEODE_GPU_HOST_EMULATION)
 #if defined(__CUDACC__)
 inline constexpr int wave_size = 32;
 #else
@@ -141,12 +149,43 @@ __device__ inline void sync_wave() {
 // (CUDA and HIP: __syncthreads_or, a barrier with the reduction in hardware).
 __device__ inline bool sync_any(bool predicate) { return __syncthreads_or(predicate ? 1 : 0) != 0; }
 
-// Sum of `value` over `width` consecutive lanes (a power of two <= wave_size), in a fixed order:
+// The lanes of a device team, as a team's code reaches them (BlockTeam's Lanes, run_zones' LANES):
+// the thread's rank and block, the zone counter, the block barriers and the wave's shuffles above. A team's code calls only these,
+// so that its body also compiles for the CPU emulation, whose lanes are fibers with waves of any
+// width (tests/test_asymptotic_team.cpp).
+struct DeviceLanes {
+  static constexpr int wave_size = gpu::wave_size;
+  // reduce_sums_and_flag's transposed wave sums (EXPERIMENTS.md 24): on NVIDIA; Debian's hipcc
+  // spills 40 B per lane of final's gfx90a kernel with them under its 128-VGPR cap, none without.
+#if defined(__CUDACC__)
+  static constexpr bool transposed_wave_sums = true;
+#else
+  static constexpr bool transposed_wave_sums = false;
+#endif
+  __device__ static int rank() { return static_cast<int>(threadIdx.x); }
+  __device__ static unsigned block_index() { return blockIdx.x; }
+  // The counter's value before this call adds 1 to it (the zone counter, in global memory).
+  __device__ static unsigned long long take_next(unsigned long long* counter) { return atomicAdd(counter, 1ull); }
+  __device__ static void sync() { __syncthreads(); }
+  __device__ static bool sync_any(bool predicate) { return gpu::sync_any(predicate); }
+  __device__ static double shuffle_down(double value, int offset, int width) {
+    return gpu::shuffle_down(value, offset, width);
+  }
+  __device__ static double shuffle_xor(double value, int mask, int width) { return gpu::shuffle_xor(value, mask, width); }
+  __device__ static double shuffle_from(double value, int source, int width) {
+    return gpu::shuffle_from(value, source, width);
+  }
+};
+#else
+struct DeviceLanes;  // none on the host: the emulation's team names its own lanes
+#endif
+
+// Sum of `value` over `width` consecutive lanes (a power of two <= the wave), in a fixed order:
 // lane 0 of each group holds the result. Deterministic: the same bits on every run.
-template <int width>
+template <int width, typename Lanes = DeviceLanes>
 __device__ inline double lane_group_sum(double value) {
 #pragma unroll
-  for (int offset = width / 2; offset > 0; offset /= 2) value += shuffle_down(value, offset, width);
+  for (int offset = width / 2; offset > 0; offset /= 2) value += Lanes::shuffle_down(value, offset, width);
   return value;
 }
 

@@ -131,6 +131,12 @@ class DeviceUploads {
   }
 };
 
+// final's prepare hook (kernels/asymptotic/final.hip; the CPU emulation of its team calls it too):
+// the term chunks (run.chunk_terms, else ceil(terms / chunk_threads_cut) terms each) and the
+// reaction words, uploaded into args; the chunk count and the state arrays' 1.0 entry in context.
+void prepare_term_chunks(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context,
+                         int chunk_threads_cut);
+
 // A kernel variant, as kernels/asymptotic/NAME.hip defines it (NAME_variant(); its name is the list's).
 struct VariantOps {
   LaunchPlan (*plan)(const LaunchContext& context);
