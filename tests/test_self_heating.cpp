@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,9 @@ TEST(SelfHeating, TIndependentDecayFollowsEnergyConservationWithin10Rtol) {
     EXPECT_LT(std::fabs(out.T9 - T9_ref) / T9_ref, 10 * rtol) << "rtol " << rtol << " T9 " << out.T9 << " vs " << T9_ref;
     EXPECT_LT(std::fabs(out.Y[0] - Y_ref) / Y_ref, 10 * rtol) << rtol;
     EXPECT_LT(std::fabs(out.Y[1] - (Y0 - Y_ref)) / Y0, 10 * rtol) << rtol;
+    std::printf("rtol %.0e: T9 error %.2e, Y_a error %.2e (relative), %lld steps\n", rtol,
+                std::fabs(out.T9 - T9_ref) / T9_ref, std::fabs(out.Y[0] - Y_ref) / Y_ref,
+                static_cast<long long>(out.result.steps));
   }
 }
 
@@ -199,6 +203,10 @@ void expect_burn_matches_reference(ScreeningKind screening) {
     const Burned out = burn(compact, implicit_adaptive(rtol), {initial[0], initial[1], initial[2]}, T9_0, rho);
     ASSERT_EQ(out.result.status, zone_ok) << rtol;
     EXPECT_LT(std::fabs(out.T9 - T9_ref) / T9_ref, 10 * rtol) << "rtol " << rtol << " T9 " << out.T9 << " vs " << T9_ref;
+    double worst = 0.0;
+    for (int i = 0; i < 3; ++i) worst = std::fmax(worst, std::fabs(out.Y[i] - reference[i]) / reference[i]);
+    std::printf("rtol %.0e: T9 %.6f error %.2e, worst abundance error %.2e (relative), %lld steps\n", rtol, out.T9,
+                std::fabs(out.T9 - T9_ref) / T9_ref, worst, static_cast<long long>(out.result.steps));
     for (int i = 0; i < 3; ++i) {
       EXPECT_LT(std::fabs(out.Y[i] - reference[i]) / reference[i], 10 * rtol)
           << "rtol " << rtol << " species " << i << ": " << out.Y[i] << " vs " << reference[i];
