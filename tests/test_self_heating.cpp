@@ -239,6 +239,75 @@ TEST(SelfHeating, StepsWithHeatingWithin3xOfTheSameBurnWithout) {
   }
 }
 
+// ---- the explicit methods: T9 in the predictor-corrector and the error estimate ----
+
+struct ExplicitErrors {
+  double decay_T9 = 0, decay_Y = 0;  // (a), relative
+  double burn_T9 = 0, burn_Y = 0;    // (b), relative, worst species
+  std::int64_t steps_heated = 0, steps_fixed = 0;
+};
+
+ExplicitErrors explicit_errors(IntegrationMethod method, double rtol) {
+  PhysicsOptions on;
+  on.self_heating = true;
+  const double k = 10.0, Q = 3.0, rho = 1e6, T9_0 = 1.0, Y0 = 1.0 / 12.0;
+  Reaction decay{{0}, {1}, {rate_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
+  const CompactNetwork toy(network_of({species("c12", 6, 12), species("c12m", 6, 12)}, {decay}), on);
+  const CompactNetwork heated(t_dependent_network(), on), fixed(t_dependent_network());
+  const double Y_ref = Y0 * std::exp(-k * burn_time);
+  const double T9_ref =
+      temperature_holding(Q * cgs::mev_to_erg * cgs::avogadro * (Y0 - Y_ref), T9_0, rho, Y0, 6.0 * Y0);
+  const std::vector<double> reference = rk4_reference(heated, rho, {Y0, 0.0, 0.0, T9_0}, 40000);
+  IntegratorSettings s = implicit_adaptive(rtol);
+  s.method = method;
+  const Burned a = burn(toy, s, {Y0, 0.0}, T9_0, rho);
+  const Burned b = burn(heated, s, {Y0, 0.0, 0.0}, T9_0, rho);
+  const Burned c = burn(fixed, s, {Y0, 0.0, 0.0}, T9_0, rho);
+  EXPECT_EQ(a.result.status, zone_ok);
+  EXPECT_EQ(b.result.status, zone_ok);
+  EXPECT_EQ(c.result.status, zone_ok);
+  ExplicitErrors e;
+  e.decay_T9 = std::fabs(a.T9 - T9_ref) / T9_ref;
+  e.decay_Y = std::fabs(a.Y[0] - Y_ref) / Y_ref;
+  e.burn_T9 = std::fabs(b.T9 - reference[3]) / reference[3];
+  for (int i = 0; i < 3; ++i) e.burn_Y = std::fmax(e.burn_Y, std::fabs(b.Y[i] - reference[i]) / reference[i]);
+  e.steps_heated = b.result.steps;
+  e.steps_fixed = c.result.steps;
+  std::printf("rtol %.0e: (a) T9 %.2e, Y %.2e; (b) T9 %.2e, Y %.2e; steps %lld heated, %lld fixed T\n", rtol,
+              e.decay_T9, e.decay_Y, e.burn_T9, e.burn_Y, static_cast<long long>(e.steps_heated),
+              static_cast<long long>(e.steps_fixed));
+  return e;
+}
+
+// qss2 is second order with an error estimate whose global error follows rtol (qss2.hpp): T9 and
+// the abundances within 10 rtol, as the implicit method.
+TEST(SelfHeating, Qss2CarriesT9WithinTenRtol) {
+  for (double rtol : rtols) {
+    const ExplicitErrors e = explicit_errors(IntegrationMethod::qss2, rtol);
+    EXPECT_LT(e.decay_T9, 10 * rtol) << rtol;
+    EXPECT_LT(e.decay_Y, 10 * rtol) << rtol;
+    EXPECT_LT(e.burn_T9, 10 * rtol) << rtol;
+    EXPECT_LT(e.burn_Y, 10 * rtol) << rtol;
+    EXPECT_LE(e.steps_heated, 3 * e.steps_fixed) << rtol;
+  }
+}
+
+// The asymptotic method is first order (its step doubling holds the local error near rtol, the
+// global error near rtol^(1/2)): its abundances do not reach 10 rtol even where T plays no part
+// (the decay's Y_a). T9 must be no less accurate than the method's own abundances there, converge
+// with them, and cost at most 3x the steps.
+TEST(SelfHeating, AsymptoticCarriesT9AsAccuratelyAsItsAbundances) {
+  ExplicitErrors previous;
+  for (double rtol : rtols) {
+    const ExplicitErrors e = explicit_errors(IntegrationMethod::asymptotic, rtol);
+    EXPECT_LE(e.decay_T9, e.decay_Y) << rtol;
+    EXPECT_LE(e.burn_T9, e.burn_Y) << rtol;
+    EXPECT_LE(e.steps_heated, 3 * e.steps_fixed) << rtol;
+    if (previous.decay_T9 > 0) EXPECT_GT(previous.decay_T9 / e.decay_T9, 2.5) << rtol;  // ~sqrt(10) per decade
+    previous = e;
+  }
+}
+
 // ---- the Jacobian's temperature pieces against differences of what they differentiate ----
 
 TEST(SelfHeating, RateFactorTemperatureDerivativeIsTheFitsDerivative) {
@@ -259,3 +328,4 @@ TEST(SelfHeating, RateFactorTemperatureDerivativeIsTheFitsDerivative) {
 
 }  // namespace
 }  // namespace zoneode
+

@@ -1,12 +1,18 @@
 // Self-heating (deck `physics.self_heating`): the zone's temperature follows dT/dt = eps / c_v,
 // eps the energy the network keeps (sum_r flux_r Q_r, neutrino losses taken off when they are on)
-// and c_v from physics/eos.hpp at the state after the step.
+// and c_v from physics/eos.hpp at the current state.
 //
-// Treatment (operator splitting, first order in dt): each step is integrated at the temperature of
-// its start, as without self-heating; after an accepted step T grows by the step's released energy
-// over c_v, and the rate factors are evaluated again at the new T. The step-size control does not
-// see T, so dt must resolve the heating time c_v T / eps (the geometric schedule's dt = 0.01 t
-// does while eps changes little per step; the tests measure the first-order convergence).
+// T9 is one more variable of every method's integrated state, inside the step and in the error
+// estimate: the implicit method (integrators/implicit.hpp) carries it in its Rosenbrock stages with
+// T's row and column in the Jacobian (the pieces below: d lambda / d T9 analytic, partition
+// functions', screening's and c_v's derivatives by central differences); qss2 and asymptotic
+// (integrators/qss2.hpp, asymptotic.hpp) advance it with the step's predictor-corrector and put it
+// in their error estimates. With self-heating off none of it runs.
+//
+// heated_temperature_from_sums() is the older operator-split update (T jumps by the step's energy
+// over c_v after each accepted step, first order in dt, outside error control) that only the GPU
+// team kernels still use (kernels/zone_team_physics.hpp, implicit_team.hpp); the GPU backend
+// routes or refuses self-heating runs so that those kernels never run with it (gpu_backend.hip).
 // Host/device.
 #pragma once
 
@@ -35,13 +41,6 @@ ZONEODE_HD inline double ion_sum(const StepView& net, const Abundances& Y) {
   double ions = 0.0;
   for (int i = 0; i < net.species_count; ++i) ions += Y[i];
   return ions;
-}
-
-// The same with the sums taken here (serially, in species order) from the abundances Y.
-template <typename Abundances>
-ZONEODE_HD inline double heated_temperature(const StepView& net, double T9, double rho, const Abundances& Y,
-                                            double energy) {
-  return heated_temperature_from_sums(T9, rho, ion_sum(net, Y), electron_fraction(net, Y), energy);
 }
 
 // ---- T as a variable of the integrated state (the implicit method, integrators/implicit.hpp) ----
