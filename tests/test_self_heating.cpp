@@ -24,42 +24,10 @@
 #include "network/compact.hpp"
 #include "physics/eos.hpp"
 #include "physics/self_heating.hpp"
+#include "physics_testing.hpp"
 
 namespace zoneode {
 namespace {
-
-Species species(const char* name, int Z, int A) { return Species{name, Z, A, 0.0}; }
-
-RateSet rate_set(std::array<double, 7> a) {
-  RateSet set;
-  set.a = a;
-  return set;
-}
-
-Network network_of(std::vector<Species> nuclides, std::vector<Reaction> reactions) {
-  Network network;
-  network.name = "self-heating-test";
-  network.species = std::move(nuclides);
-  network.reactions = std::move(reactions);
-  return network;
-}
-
-struct Burned {
-  std::vector<double> Y;
-  ZoneResult result;
-  double T9 = 0.0;
-};
-
-Burned burn(const CompactNetwork& compact, const IntegratorSettings& settings, std::vector<double> Y, double T9,
-            double rho) {
-  Burned out;
-  const MethodData method(settings.method, compact);
-  std::vector<double> work(method.workspace_doubles());
-  integrate_zone(method.view(), settings, T9, rho, Y.data(), work.data(), out.result);
-  out.T9 = out.result.final_T9;
-  out.Y = std::move(Y);
-  return out;
-}
 
 constexpr double start_time = 1e-6;  // [s]
 constexpr double burn_time = 0.2;    // [s]
@@ -112,7 +80,7 @@ double temperature_holding(double energy, double T9_0, double rho, double ion_su
 
 TEST(SelfHeating, TIndependentDecayFollowsEnergyConservationWithin10Rtol) {
   const double k = 10.0, Q = 3.0, rho = 1e6, T9_0 = 1.0, Y0 = 1.0 / 12.0;  // [1/s], [MeV], [g/cm^3], [GK], [mol/g]
-  Reaction decay{{0}, {1}, {rate_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
+  Reaction decay{{0}, {1}, {fit_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
   PhysicsOptions on;
   on.self_heating = true;
   const CompactNetwork compact(network_of({species("c12", 6, 12), species("c12m", 6, 12)}, {decay}), on);
@@ -143,8 +111,8 @@ struct Burn {
 
 Network t_dependent_network() {
   // a -> b (Q 2 MeV) with every term of the fit; b + b -> c (Q 4 MeV), density- and T-dependent.
-  Reaction first{{0}, {1}, {rate_set({3.0, -1.0, -0.5, 0.3, 0.2, -0.05, 1.5})}, 2.0, false};
-  Reaction second{{1, 1}, {2}, {rate_set({-12.0, 0, 0, 0, 2.0, 0, 0})}, 4.0, false};
+  Reaction first{{0}, {1}, {fit_set({3.0, -1.0, -0.5, 0.3, 0.2, -0.05, 1.5})}, 2.0, false};
+  Reaction second{{1, 1}, {2}, {fit_set({-12.0, 0, 0, 0, 2.0, 0, 0})}, 4.0, false};
   return network_of({species("c12", 6, 12), species("c12m", 6, 12), species("mg24", 12, 24)}, {first, second});
 }
 
@@ -253,7 +221,7 @@ ExplicitErrors explicit_errors(IntegrationMethod method, double rtol) {
   PhysicsOptions on;
   on.self_heating = true;
   const double k = 10.0, Q = 3.0, rho = 1e6, T9_0 = 1.0, Y0 = 1.0 / 12.0;
-  Reaction decay{{0}, {1}, {rate_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
+  Reaction decay{{0}, {1}, {fit_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
   const CompactNetwork toy(network_of({species("c12", 6, 12), species("c12m", 6, 12)}, {decay}), on);
   const CompactNetwork heated(t_dependent_network(), on), fixed(t_dependent_network());
   const double Y_ref = Y0 * std::exp(-k * burn_time);
@@ -289,7 +257,7 @@ double slow_decay_T9_error(IntegrationMethod method, double rtol) {
   PhysicsOptions on;
   on.self_heating = true;
   const double k = 0.05, Q = 100.0, rho = 1e6, T9_0 = 1.0, Y0 = 1.0 / 24.0;  // [1/s], [MeV], [g/cm^3], [GK], [mol/g]
-  Reaction decay{{0}, {1}, {rate_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
+  Reaction decay{{0}, {1}, {fit_set({std::log(k), 0, 0, 0, 0, 0, 0})}, Q, false};
   const CompactNetwork toy(network_of({species("c12", 6, 12), species("c12m", 6, 12)}, {decay}), on);
   const double Y_ref = Y0 * std::exp(-k * burn_time);
   const double T9_ref =

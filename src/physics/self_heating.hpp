@@ -97,9 +97,7 @@ ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, do
   for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
     d_lambda += reaclib_set_lambda_dT9(net.set_coefficients + 7 * s, T9);
   }
-  double density_factor = 1.0;
-  for (int k = 0; k < net.density_power[r]; ++k) density_factor *= rho;
-  const double d_fitted = density_factor * d_lambda * net.identical_factor[r];
+  const double d_fitted = reaction_density_factor(net, r, rho) * d_lambda * net.identical_factor[r];
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return d_fitted;
   auto ratio = [&](double t9) {
     return partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
