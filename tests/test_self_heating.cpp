@@ -10,7 +10,9 @@
 // and a slow decay with a large release, where only T's own error estimate limits the step.
 // The explicit methods (qss2, asymptotic) against the same truths, as their order allows.
 // T9 and every abundance within 10 rtol at rtol 1e-4 .. 1e-8. The operator-split update that
-// preceded this (T jumps by dE / c_v after each step) was 0.06% off at rtol 1e-8 in (a).
+// preceded this (T jumps by dE / c_v after each step) was 0.06% off at rtol 1e-8 in (a). Planted
+// faults, tried by hand: the Jacobian's T column, T row or dg/dT9 corner set to zero each fail
+// (a) or (b) (Rodas3 is not a W-method: its order needs the exact Jacobian).
 #include <gtest/gtest.h>
 
 #include <cmath>
