@@ -272,20 +272,20 @@ TEST(ImplicitTeam, MatchesTheSerialMethodWhateverTheOrderWithinAPhase) {
   check_network(reversible_pair_network(1e8, 3e7), 1.0, 256, false);
 }
 
-// Screening (weak: the Woodbury pair of columns; chugunov2007: the Ye column alone) and self-heating
-// (T9 and the rate factors after each accepted step), in the physics instantiation, against the
-// serial method with the same options (1e-12, the same steps). Rosenbrock's result depends on its
+// Screening (weak: the Woodbury pair of columns; chugunov2007: the Ye column alone), in the physics
+// instantiation, against the serial method with the same options (1e-12, the same steps).
+// Self-heating is not compared: the serial method integrates T9 as a variable of its state
+// (implicit.hpp), the team kernel still has the operator-split update, and the GPU backend routes
+// every implicit self-heating run to the baseline kernel, which runs the serial method
+// (kernels/gpu_backend.hip). Rosenbrock's result depends on its
 // Jacobian: with the team's screening columns left out (a planted fault, tried by hand) the
 // abundances move by far more than 1e-12, so the comparison covers them.
-TEST(ImplicitTeam, MatchesTheSerialMethodWithScreeningAndSelfHeating) {
+TEST(ImplicitTeam, MatchesTheSerialMethodWithScreening) {
   const Network network = with_captures(generate_network(generator_preset("default")));
-  PhysicsOptions weak, strong, heating, all;
+  PhysicsOptions weak, strong;
   weak.screening = ScreeningKind::weak;
   strong.screening = ScreeningKind::chugunov2007;
-  heating.self_heating = true;
-  all.screening = ScreeningKind::weak;
-  all.self_heating = true;
-  for (const PhysicsOptions& physics : {weak, strong, heating, all}) {
+  for (const PhysicsOptions& physics : {weak, strong}) {
     SCOPED_TRACE("screening " + std::to_string(static_cast<int>(physics.screening)) + ", self-heating " +
                  std::to_string(physics.self_heating));
     check_network<true>(network, 1e-6, 256, true, physics);

@@ -103,9 +103,11 @@ ZONEODE_HD inline bool all_finite(int count, const Array& Y) {
 namespace asymptotic {
 
 // Doubles of scratch one zone needs (integrators/methods.hpp): rate factors and fluxes per
-// reaction, two proposed states per species, 2R + 2S.
+// reaction, two proposed states per species, 2R + 2S; with self-heating R more (the rate factors
+// at the half step's T9).
 inline std::int64_t workspace_doubles(const MethodNetwork& network) {
-  return 2 * static_cast<std::int64_t>(network.step.reaction_count) + 2 * network.step.species_count;
+  const std::int64_t R = network.step.reaction_count;
+  return 2 * R + 2 * network.step.species_count + (network.step.self_heating ? R : 0);
 }
 
 // Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time.
@@ -113,8 +115,11 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) {
 // passed the checks, with result.status saying why and result.time_reached how far. The contract
 // of every method's integrate_zone (integrators/methods.hpp); `workspace` holds
 // workspace_doubles() values. The readable serial reference that the CPU backend runs per zone.
-// With self-heating (net.self_heating) T9 evolves (physics/self_heating.hpp); result.final_T9 is
-// where it ended (T9 itself otherwise).
+// With self-heating (net.self_heating) T9 is one more variable of the step, dT9/dt = g = S / c_v
+// (physics/self_heating.hpp), advanced as the abundances are: geometric, T9 + dt g(Y, T9) (first
+// order, as the species' update); adaptive, the full step T9 + dt g0 against two half steps, the
+// second with g at the half step's state and T9 (its rate factors evaluated there), the difference
+// in the error estimate. result.final_T9 is where it ended (T9 itself otherwise).
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
                                       double rho, Abundances Y, Array workspace, ZoneResult& result) {
@@ -127,14 +132,42 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   const double initial_mass = mass_fraction_sum(net, Y);
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
   if (control.running()) zone_rate_factors(rates, T9, rho, work.rate_factor);
+  const bool heating = net.self_heating != 0;
+  const Array half_rate_factor = work.y_half + n;  // self-heating only: rate factors at the half step's T9
   while (control.begin_attempt()) {
     const double step = control.step();
     AttemptReductions reductions;
     zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
     reductions.release_rate_start = energy_release_rate(net, work.flux);
+    const double heating_start =
+        heating ? heating_rate(reductions.release_rate_start, T9, rho, ion_sum(net, Y), electron_fraction(net, Y))
+                : 0.0;
+    double next_T9 = fmax(T9 + step * heating_start, self_heating_min_T9);  // geometric; adaptive: the full step
     Array proposed = work.y_full;
     if (settings.schedule == StepSchedule::geometric) {
       apply_update(net, work.flux, Y, work.y_full, step, floor);
+    } else if (heating) {
+      for (int i = 0; i < n; ++i) {
+        const double fplus = creation_sum(net, i, work.flux);
+        const double fminus = destruction_sum(net, i, work.flux);
+        work.y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
+        work.y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
+      }
+      const double half_T9 = fmax(T9 + 0.5 * step * heating_start, self_heating_min_T9);
+      zone_rate_factors(rates, half_T9, rho, half_rate_factor);
+      zone_fluxes(net, half_rate_factor, work.y_half, work.flux, half_T9, rho);
+      reductions.release_rate_mid = energy_release_rate(net, work.flux);
+      const double heating_mid = heating_rate(reductions.release_rate_mid, half_T9, rho, ion_sum(net, work.y_half),
+                                              electron_fraction(net, work.y_half));
+      apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor);
+      const double full_T9 = next_T9;
+      next_T9 = fmax(half_T9 + 0.5 * step * heating_mid, self_heating_min_T9);
+      reductions.error_norm = combine_error(reductions.error_norm, scaled_local_error(settings, T9, next_T9, full_T9));
+      for (int i = 0; i < n; ++i) {
+        reductions.error_norm =
+            combine_error(reductions.error_norm, scaled_local_error(settings, Y[i], work.y_half[i], work.y_full[i]));
+      }
+      proposed = work.y_half;
     } else {
       // One full step and the first half step share the fluxes at Y.
       for (int i = 0; i < n; ++i) {
@@ -152,13 +185,13 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       }
       proposed = work.y_half;
     }
-    reductions.finite = all_finite(n, proposed);
+    reductions.finite = all_finite(n, proposed) && (!heating || is_finite(next_T9));
     reductions.mass = mass_fraction_sum(net, proposed);
     if (control.end_attempt(reductions) == StepVerdict::accepted) {
       const double scale = control.scale();
       for (int i = 0; i < n; ++i) Y[i] = proposed[i] * scale;
-      if (net.self_heating) {  // the step's energy, as StepControl integrates it, heats the zone
-        T9 = heated_temperature(net, T9, rho, Y, step_released_energy(settings.schedule, step, reductions));
+      if (heating) {
+        T9 = next_T9;
         zone_rate_factors(rates, T9, rho, work.rate_factor);
       }
     }

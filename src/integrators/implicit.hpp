@@ -19,6 +19,17 @@
 // the same stages: its row of the augmented Jacobian is the energy row, its column is zero, so
 // k_E,i = h gamma (S(stage i) + energy_row . k_i + sum_j c_ij k_E,j / h), exact to the same order.
 //
+// Self-heating (physics.self_heating): T9 is one more variable of the state, dT9/dt = g(Y, T9) =
+// S(Y, T9) / c_v(T9, Y) (physics/self_heating.hpp), integrated by the same stages and in the error
+// norm (scaled by atol + rtol max(|T9|, |T9_new|)). The augmented Jacobian borders J with T's column
+// b = d(dY/dt)/dT9 (the REACLIB fits' derivative analytic, partition functions' and screening's by
+// central differences) and T's row c = dg/dY, corner d = dg/dT9; with M as below,
+//   [ M    -b ] [k  ]   [r  ]      w = M^-1 b (one more solve per step),
+//   [ -c^T  D ] [k_T] = [r_T],     k_T = (r_T + c . M^-1 r) / (D - c . w),  k = M^-1 r + k_T w,
+// D = 1/(h gamma) - d: exact block elimination, so the LU pattern stays that of the species. Each new
+// stage evaluates the rate factors at its own T9. Without self-heating none of this runs and the
+// arithmetic is that of the fixed-T method, operation for operation.
+//
 // Electron captures make J = J_sparse + u Z^T (jacobian.hpp); with M_s = I/(h gamma) - J_sparse
 // factorised sparsely, M^-1 b = x + w (Z . x) / (1 - Z . w) with x = M_s^-1 b, w = M_s^-1 u
 // (Sherman-Morrison: one more solve per step, exact), so captures never fill the LU pattern.
@@ -52,6 +63,7 @@ template <typename Array = double*>
 struct ImplicitWorkspace {
   Array rate_factor, flux, slot, jacobian, matrix, energy_row, ye_column, ye_solution, rhs, state, stages, solve;
   Array screening_column, screening_solution;  // screening on only (layout offsets 0 otherwise: unused)
+  Array stage_rate_factor, temperature_column, temperature_solution, temperature_row;  // self-heating on only
 };
 
 // One zone's workspace inside `base` (layout.total values; Array: a pointer or a StridedArray).
@@ -60,7 +72,9 @@ ZONEODE_HD inline ImplicitWorkspace<Array> implicit_workspace_at(const ImplicitW
   return {base + l.rate_factor, base + l.flux,      base + l.slot,        base + l.jacobian,
           base + l.matrix,      base + l.energy_row, base + l.ye_column, base + l.ye_solution,
           base + l.rhs,         base + l.state,     base + l.stages,      base + l.solve,
-          base + l.screening_column, base + l.screening_solution};
+          base + l.screening_column, base + l.screening_solution,
+          base + l.stage_rate_factor, base + l.temperature_column, base + l.temperature_solution,
+          base + l.temperature_row};
 }
 
 namespace rodas3 {
@@ -88,11 +102,10 @@ namespace implicit {
 // Doubles of scratch one zone needs (integrators/methods.hpp): the layout's total.
 inline std::int64_t workspace_doubles(const MethodNetwork& network) { return network.implicit.layout.total; }
 
-// Integrates one zone at fixed T9 [GK] and rho [g/cm^3] from settings.start_time to end_time with
+// Integrates one zone at T9 [GK] and rho [g/cm^3] from settings.start_time to end_time with
 // Rodas3; the contract of every method's integrate_zone (integrators/methods.hpp): failed zones
-// keep their last good state; self-heating as in asymptotic.hpp: T9 is updated after each accepted
-// step, not a variable of the method, and ends in result.final_T9. `workspace` holds
-// workspace_doubles() values.
+// keep their last good state; with self-heating T9 is a variable of the state (above) and ends in
+// result.final_T9. `workspace` holds workspace_doubles() values.
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
                                       double rho, Abundances Y, Array workspace, ZoneResult& result) {
@@ -101,6 +114,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   const ImplicitView& imp = network.implicit;
   const ImplicitWorkspace<Array> work = implicit_workspace_at(imp.layout, workspace);
   const int n = net.species_count;
+  const bool heating = net.self_heating != 0;
   const double initial_mass = mass_fraction_sum(net, Y);
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
   if (control.running()) zone_rate_factors(rates, T9, rho, work.rate_factor);
@@ -109,6 +123,9 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   double release_start = 0.0;     // S(Y) = sum_r Q_r flux_r at Y [MeV mol/(g s)]
   Array f0 = work.state;          // f(Y), kept over rejected attempts (stage arguments go to rhs)
   double stage_energy[rodas3::stages];
+  // Self-heating: g(Y, T9) [GK/s], dS/dT9, the corner dg/dT9 and the stages' k_T.
+  double heating_start = 0.0, release_dT9 = 0.0, heating_dT9 = 0.0;
+  double stage_temperature[rodas3::stages];
   while (control.begin_attempt()) {
     const double h = control.step();
     if (!jacobian_current) {
@@ -119,6 +136,18 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
       if (net.screening != 0)  // flux (at Y, used above) becomes scratch
         screening_jacobian_columns(net, T9, rho, Y, work.flux, work.ye_column, work.screening_column, work.energy_row);
+      if (heating) {  // T's column, row and corner (flux is scratch again: d flux / d T9)
+        flux_temperature_derivatives(rates, net, work.rate_factor, T9, rho, Y, work.flux);
+        species_rates(net, work.flux, work.temperature_column);
+        release_dT9 = energy_release_rate(net, work.flux);
+        const SpecificHeatSlopes cv = specific_heat_slopes(T9, rho, ion_sum(net, Y), electron_fraction(net, Y));
+        heating_start = heating_per_release * release_start / cv.cv;
+        for (int i = 0; i < n; ++i) {
+          const double d_cv = cv.d_ion_sum + net.species_Z[i] * cv.d_ye;
+          work.temperature_row[i] = (heating_per_release * work.energy_row[i] - heating_start * d_cv) / cv.cv;
+        }
+        heating_dT9 = (heating_per_release * release_dT9 - heating_start * cv.d_T9) / cv.cv;
+      }
       ++rhs_evaluations;
       ++jacobian_evaluations;
       jacobian_current = true;
@@ -150,7 +179,36 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       }
     }
 
+    // x <- M^-1 x for the x the sparse solve left there: the rank-one (two) corrections.
+    auto correct = [&](Array x) {
+      if (ye_rank && !z2_rank) {
+        double z_dot_k = 0.0;
+        for (int i = 0; i < n; ++i) z_dot_k += net.species_Z[i] * x[i];
+        const double correction = z_dot_k / ye_denominator;
+        for (int i = 0; i < n; ++i) x[i] += correction * work.ye_solution[i];
+      } else if (z2_rank) {
+        double z_dot_k = 0.0, z2_dot_k = 0.0;
+        for (int i = 0; i < n; ++i) {
+          z_dot_k += net.species_Z[i] * x[i];
+          z2_dot_k += net.species_Z[i] * net.species_Z[i] * x[i];
+        }
+        const double determinant = ye_denominator * c22 - c12 * c21;
+        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
+        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
+        for (int i = 0; i < n; ++i) x[i] += along_w * work.ye_solution[i] + along_x * work.screening_solution[i];
+      }
+    };
+    // Self-heating: w = M^-1 b and the Schur complement D - c . w of the bordered system.
+    double temperature_denominator = 1.0;
+    if (heating) {
+      sparse_lu_solve(imp.lu, work.matrix, work.temperature_column, work.temperature_solution, work.solve);
+      correct(work.temperature_solution);
+      temperature_denominator = diagonal - heating_dT9;
+      for (int i = 0; i < n; ++i) temperature_denominator -= work.temperature_row[i] * work.temperature_solution[i];
+    }
+
     double release = release_start;  // S at the current stage's argument
+    double heating_stage = heating_start;  // g at the current stage's argument
     for (int s = 0; s < rodas3::stages; ++s) {
       Array k = work.stages + s * n;
       const int row = s * (s - 1) / 2;  // first a_sj / c_sj of stage s (0-based s >= 1)
@@ -161,40 +219,49 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           for (int j = 0; j < s; ++j) y += rodas3::a(row + j) * work.stages[j * n + i];
           work.solve[i] = y;
         }
-        zone_fluxes(net, work.rate_factor, work.solve, work.flux, T9, rho);
-        species_rates(net, work.flux, work.rhs);
-        release = energy_release_rate(net, work.flux);
+        if (heating) {  // the stage's own T9 and rate factors
+          double stage_T9 = T9;
+          for (int j = 0; j < s; ++j) stage_T9 += rodas3::a(row + j) * stage_temperature[j];
+          stage_T9 = fmax(stage_T9, self_heating_min_T9);
+          zone_rate_factors(rates, stage_T9, rho, work.stage_rate_factor);
+          zone_fluxes(net, work.stage_rate_factor, work.solve, work.flux, stage_T9, rho);
+          species_rates(net, work.flux, work.rhs);
+          release = energy_release_rate(net, work.flux);
+          heating_stage = heating_rate(release, stage_T9, rho, ion_sum(net, work.solve),
+                                       electron_fraction(net, work.solve));
+        } else {
+          zone_fluxes(net, work.rate_factor, work.solve, work.flux, T9, rho);
+          species_rates(net, work.flux, work.rhs);
+          release = energy_release_rate(net, work.flux);
+        }
         ++rhs_evaluations;
       } else {
         // Stage 1, and stage 2 whose argument is Y (a_21 = 0): f(Y).
         for (int i = 0; i < n; ++i) work.rhs[i] = f0[i];
         release = release_start;
+        heating_stage = heating_start;
       }
       double energy_rhs = release;
+      double temperature_rhs = heating_stage;
       for (int j = 0; j < s; ++j) {
         const double coupling = rodas3::c(row + j) / h;
         for (int i = 0; i < n; ++i) work.rhs[i] += coupling * work.stages[j * n + i];
         energy_rhs += coupling * stage_energy[j];
+        if (heating) temperature_rhs += coupling * stage_temperature[j];
       }
       sparse_lu_solve(imp.lu, work.matrix, work.rhs, k, work.solve);
-      if (ye_rank && !z2_rank) {
-        double z_dot_k = 0.0;
-        for (int i = 0; i < n; ++i) z_dot_k += net.species_Z[i] * k[i];
-        const double correction = z_dot_k / ye_denominator;
-        for (int i = 0; i < n; ++i) k[i] += correction * work.ye_solution[i];
-      } else if (z2_rank) {
-        double z_dot_k = 0.0, z2_dot_k = 0.0;
-        for (int i = 0; i < n; ++i) {
-          z_dot_k += net.species_Z[i] * k[i];
-          z2_dot_k += net.species_Z[i] * net.species_Z[i] * k[i];
-        }
-        const double determinant = ye_denominator * c22 - c12 * c21;
-        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
-        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
-        for (int i = 0; i < n; ++i) k[i] += along_w * work.ye_solution[i] + along_x * work.screening_solution[i];
+      correct(k);
+      double k_T = 0.0;
+      if (heating) {  // the bordered system's T row, then k += k_T w
+        double row_dot_x = 0.0;
+        for (int i = 0; i < n; ++i) row_dot_x += work.temperature_row[i] * k[i];
+        k_T = (temperature_rhs + row_dot_x) / temperature_denominator;
+        for (int i = 0; i < n; ++i) k[i] += k_T * work.temperature_solution[i];
+        stage_temperature[s] = k_T;
       }
       double coupling_energy = 0.0;
       for (int i = 0; i < n; ++i) coupling_energy += work.energy_row[i] * k[i];
+      if (heating) coupling_energy += release_dT9 * k_T;
       stage_energy[s] = h * rodas3::gamma * (energy_rhs + coupling_energy);
     }
 
@@ -210,7 +277,15 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     }
     double released = 0.0;
     for (int s = 0; s < rodas3::stages; ++s) released += rodas3::m(s) * stage_energy[s];
-    reductions.finite = all_finite(n, work.rhs) && is_finite(released);
+    double next_T9 = T9;
+    if (heating) {
+      for (int s = 0; s < rodas3::stages; ++s) next_T9 += rodas3::m(s) * stage_temperature[s];
+      const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(next_T9));
+      reductions.error_norm =
+          combine_error(reductions.error_norm, fabs(stage_temperature[rodas3::stages - 1]) / scale);
+      if (!is_finite(next_T9)) reductions.finite = false;
+    }
+    reductions.finite = reductions.finite && all_finite(n, work.rhs) && is_finite(released);
     reductions.mass = mass_fraction_sum(net, work.rhs);
     // StepControl adds 0.5 h (start + mid): both the step's mean release rate.
     reductions.release_rate_start = released / h;
@@ -221,8 +296,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       // asymptotic method, no abundance goes below the floor (files stay valid zone input).
       for (int i = 0; i < n; ++i) Y[i] = fmax(work.rhs[i] * scale, settings.abundance_floor);
       jacobian_current = false;
-      if (net.self_heating) {
-        T9 = heated_temperature(net, T9, rho, Y, released);
+      if (heating) {
+        T9 = fmax(next_T9, self_heating_min_T9);
         zone_rate_factors(rates, T9, rho, work.rate_factor);
       }
     }

@@ -164,6 +164,12 @@ ImplicitStructure::ImplicitStructure(const CompactNetwork& network) : species_co
     take(layout_.screening_column, S);
     take(layout_.screening_solution, S);
   }
+  if (network.physics().self_heating) {
+    take(layout_.stage_rate_factor, R);
+    take(layout_.temperature_column, S);
+    take(layout_.temperature_solution, S);
+    take(layout_.temperature_row, S);
+  }
   layout_.total = at;
 }
 

@@ -17,6 +17,10 @@ struct ImplicitWorkspaceLayout {
   // With screening on (physics.screening), after `solve`: the screening column and its solution
   // (jacobian.hpp, screening_jacobian_columns); both 0 (unused) without.
   std::int64_t screening_column = 0, screening_solution = 0;
+  // With self-heating on (physics.self_heating, T9 a variable of the state: implicit.hpp), after
+  // those: the rate factors at a stage's T9 (reactions), T's column d(dY/dt)/dT9, its solution and
+  // T's row d(dT9/dt)/dY (species each); all 0 (unused) without.
+  std::int64_t stage_rate_factor = 0, temperature_column = 0, temperature_solution = 0, temperature_row = 0;
 };
 
 // The implicit method's per-network structure (views over ImplicitStructure's arrays).

@@ -23,6 +23,11 @@
 // steps: a global error proportional to rtol. Geometric schedule: dt = dt_fraction * t, no estimate.
 //
 // Energy: the release rate at Y0 and at y_p, averaged (trapezoid, second order like the state).
+//
+// Self-heating (physics.self_heating): T9 is one more variable of the step, dT9/dt = g = S / c_v
+// (physics/self_heating.hpp): predictor T_p = T0 + dt g(Y0, T0), the predictor's fluxes at (y_p, T_p)
+// with the rate factors at T_p, corrector T_c = T0 + dt (g(Y0, T0) + g(y_p, T_p)) / 2 (the same
+// trapezoid as the energy), and |T_c - T_p| / (atol + rtol max(T0, T_c)) in the error estimate.
 // Mass is not conserved exactly (nor by the asymptotic method): StepControl's drift check applies.
 // Host/device: no allocation, exceptions or virtual calls; the caller supplies the workspace.
 #pragma once
@@ -83,15 +88,16 @@ namespace qss2 {
 
 // Doubles of scratch one zone needs (integrators/methods.hpp): rate factors and fluxes per
 // reaction; q0, p0 and the proposed state (predictor, then corrector in place) per species.
+// With self-heating, one more per reaction: the rate factors at the predictor's T9.
 inline std::int64_t workspace_doubles(const MethodNetwork& network) {
-  return 2 * static_cast<std::int64_t>(network.step.reaction_count) + 3 * network.step.species_count;
+  const std::int64_t R = network.step.reaction_count;
+  return 2 * R + 3 * network.step.species_count + (network.step.self_heating ? R : 0);
 }
 
 // Integrates one zone at T9 [GK] and rho [g/cm^3] from settings.start_time to end_time; the
 // contract of every method's integrate_zone (integrators/methods.hpp): failed zones keep their
-// last good state. Screening and self-heating as in the asymptotic method: fluxes screened at the
-// state they are evaluated at; an accepted step's energy (the trapezoid below) heats the zone and
-// the rate factors follow T9; result.final_T9 is where T9 ended. `workspace` holds workspace_doubles() values. The serial reference that the
+// last good state. Screening as in the asymptotic method: fluxes screened at the state they are
+// evaluated at; self-heating as above; result.final_T9 is where T9 ended. `workspace` holds workspace_doubles() values. The serial reference that the
 // CPU backend runs per zone; kernels/qss2/zone_team_qss2.hpp is the same with a team of threads.
 template <typename Abundances, typename Array>
 ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
@@ -100,6 +106,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   const StepView& net = network.step;
   const int R = net.reaction_count, n = net.species_count;
   const Array rate_factor = workspace, flux = workspace + R, q0 = workspace + 2 * R, p0 = q0 + n, y = p0 + n;
+  const bool heating = net.self_heating != 0;
+  const Array predicted_rate_factor = y + n;  // self-heating only: the rate factors at T_p
   const double floor = settings.abundance_floor;
   const bool adaptive = settings.schedule == StepSchedule::adaptive;
   const double initial_mass = mass_fraction_sum(net, Y);
@@ -108,6 +116,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   std::int64_t rhs_evaluations = 0;
   bool start_current = false;  // q0, p0 and release_start belong to the current Y
   double release_start = 0.0;  // sum flux Q at Y [MeV mol/(g s)]
+  double heating_start = 0.0;  // self-heating: dT9/dt at (Y, T9) [GK/s]
   while (control.begin_attempt()) {
     const double dt = control.step();
     if (!start_current) {
@@ -118,13 +127,31 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         q0[i] = creation_sum(net, i, flux);
         p0[i] = qss_loss_rate(Y[i], destruction_sum(net, i, flux));
       }
+      if (heating) heating_start = heating_rate(release_start, T9, rho, ion_sum(net, Y), electron_fraction(net, Y));
       start_current = true;
     }
     for (int i = 0; i < n; ++i) y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, floor);
-    zone_fluxes(net, rate_factor, y, flux, T9, rho);
-    ++rhs_evaluations;
-    const double release_predicted = energy_release_rate(net, flux);
+    double T9_corrected = T9;
+    double release_predicted;
     AttemptReductions reductions;
+    if (heating) {  // the predictor's T9 and its rate factors
+      const double T9_predicted = fmax(T9 + dt * heating_start, self_heating_min_T9);
+      zone_rate_factors(rates, T9_predicted, rho, predicted_rate_factor);
+      zone_fluxes(net, predicted_rate_factor, y, flux, T9_predicted, rho);
+      release_predicted = energy_release_rate(net, flux);
+      const double heating_predicted =
+          heating_rate(release_predicted, T9_predicted, rho, ion_sum(net, y), electron_fraction(net, y));
+      T9_corrected = fmax(T9 + 0.5 * dt * (heating_start + heating_predicted), self_heating_min_T9);
+      if (adaptive) {
+        const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(T9_corrected));
+        reductions.error_norm = combine_error(reductions.error_norm, fabs(T9_corrected - T9_predicted) / scale);
+      }
+      reductions.finite = is_finite(T9_corrected);
+    } else {
+      zone_fluxes(net, rate_factor, y, flux, T9, rho);
+      release_predicted = energy_release_rate(net, flux);
+    }
+    ++rhs_evaluations;
     for (int i = 0; i < n; ++i) {
       const double q_p = creation_sum(net, i, flux);
       const double p_p = qss_loss_rate(y[i], destruction_sum(net, i, flux));
@@ -133,7 +160,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         reductions.error_norm = combine_error(reductions.error_norm, qss_scaled_error(settings, Y[i], y[i], corrected));
       y[i] = corrected;
     }
-    reductions.finite = all_finite(n, y);
+    reductions.finite = reductions.finite && all_finite(n, y);
     reductions.mass = mass_fraction_sum(net, y);
     // The trapezoid's mean rate in both slots: StepControl adds start x dt (geometric) or
     // (start + mid) x dt/2 (adaptive).
@@ -143,8 +170,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       const double scale = control.scale();
       for (int i = 0; i < n; ++i) Y[i] = y[i] * scale;
       start_current = false;
-      if (net.self_heating) {  // both slots hold the trapezoid's mean: the step released mean x dt
-        T9 = heated_temperature(net, T9, rho, Y, step_released_energy(settings.schedule, dt, reductions));
+      if (heating) {
+        T9 = T9_corrected;
         zone_rate_factors(rates, T9, rho, rate_factor);
       }
     }

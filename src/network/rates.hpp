@@ -39,14 +39,18 @@ ZONEODE_HD inline double reaclib_set_lambda(const double* a, double T9) {
 // whenever T changes).
 // The factor as the REACLIB fits give it, without partition functions (GPU kernels without the
 // physics options call this one: the partition-function code would cost them registers).
+// rho^(density power) of reaction r, by repeated multiplication.
+ZONEODE_HD inline double reaction_density_factor(const RateView& net, int r, double rho) {
+  double density_factor = 1.0;
+  for (int k = 0; k < net.density_power[r]; ++k) density_factor *= rho;
+  return density_factor;
+}
 ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, double T9, double rho) {
   double lambda = 0.0;
   for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
     lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, T9);
   }
-  double density_factor = 1.0;
-  for (int k = 0; k < net.density_power[r]; ++k) density_factor *= rho;
-  return density_factor * lambda * net.identical_factor[r];
+  return reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
 }
 ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
   const double factor = reaction_rate_factor_fitted(net, r, T9, rho);
