@@ -252,7 +252,7 @@ ExplicitErrors explicit_errors(IntegrationMethod method, double rtol) {
 }
 
 // A slow decay a -> b (1% of a over the burn, b as abundant as a) releasing so much (100 MeV) that T9
-// rises 1 -> 1.37: the abundances' error estimates allow long steps, so only T9's own estimate
+// rises 1 -> 1.30 (1.37 with the former, smaller c_v): the abundances' error estimates allow long steps, so only T9's own estimate
 // keeps its error down (the operator split was 1.5% off at rtol 1e-4 and 0.09% at 1e-8 with the
 // asymptotic method). The relative error of the final T9 against energy conservation.
 double slow_decay_T9_error(IntegrationMethod method, double rtol) {
@@ -264,7 +264,7 @@ double slow_decay_T9_error(IntegrationMethod method, double rtol) {
   const double Y_ref = Y0 * std::exp(-k * burn_time);
   const double T9_ref =
       temperature_holding(Q * cgs::mev_to_erg * cgs::avogadro * (Y0 - Y_ref), T9_0, rho, 2 * Y0, 12.0 * Y0);
-  EXPECT_GT(T9_ref, 1.3 * T9_0);
+  EXPECT_GT(T9_ref, 1.25 * T9_0);  // a heating large enough to matter
   IntegratorSettings s = implicit_adaptive(rtol);
   s.method = method;
   const Burned out = burn(toy, s, {Y0, Y0}, T9_0, rho);
