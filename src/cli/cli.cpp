@@ -216,8 +216,12 @@ int run_command(const CliOptions& options, const MpiContext& mpi) {
       if (options.command == "help") std::cout << usage_text();
       else if (options.command == "version")
         std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ")\n";
+      else if (const std::vector<KernelVariant> variants = built_kernel_variants(); variants.empty())
+        // Said on stderr: stdout stays the list (empty) for scripts that read it.
+        std::cerr << "zoneode: no GPU kernel variants: this binary was built without a GPU backend (ZONEODE_GPU "
+                     "OFF); it runs run.backend: cpu only\n";
       else
-        for (KernelVariant variant : built_kernel_variants()) std::cout << kernel_variant_name(variant) << "\n";
+        for (KernelVariant variant : variants) std::cout << kernel_variant_name(variant) << "\n";
     }
     return exit_success;
   }

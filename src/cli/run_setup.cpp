@@ -96,7 +96,7 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
                       std::string(state_layout::abundances.name);
   }
   plan.block = zone_block(plan.zones, mpi.size(), mpi.rank());
-  check_state_storage(deck.output.storage, network.species_count(), deck.output.storage_where);
+  check_state_storage(deck.output.storage, network.species_count(), deck.output.storage_where, plan.zones);
   const std::int64_t first_written = options.restart.empty() ? 0 : plan.first_step;
   overlapped.enabled = output_overlaps(deck, first_written, plan.last_step, mpi, overlapped.disabled_why);
   check_zones_fit(plan, network.species_count(), overlapped.enabled, mpi);
