@@ -93,7 +93,7 @@ void print_summary(const RunSummary& s, std::ostream& out) {
     out << line;
   }
   std::snprintf(line, sizeof line, "  network          %s: %d species, %d reactions, %lld F+ / %lld F- terms\n",
-                s.network.c_str(), s.species, s.reactions, static_cast<long long>(s.creation_terms),
+                excerpt(s.network).c_str(), s.species, s.reactions, static_cast<long long>(s.creation_terms),
                 static_cast<long long>(s.destruction_terms));
   out << line;
   std::snprintf(line, sizeof line, "  backend          %s (kernel %s, %s), %d rank(s) x %d thread(s)\n",
