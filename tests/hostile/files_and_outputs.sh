@@ -257,7 +257,7 @@ check "restart after the table was edited" refused i31_agree_restart_table \
   "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 cp "$shipped_table" table.txt
 check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 \
-  --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
+  --set output.prefix="$work/pf/ok" --restart pf/o_step000001.h5
 printf 'T9 1 2\nzz999 1.5 2.5\n' >foreign_table.txt
 check "a table naming none of the species" refused i31_agree_table_foreign \
   "physics\.partition_table '.*foreign_table\.txt' names none of the network's 16 species, so partition functions change nothing" \
@@ -290,7 +290,7 @@ network_deck mass_huge.yaml "{source: file, file: mass_huge.network}"
 check "a mass excess of 1e308 MeV" refused i31_strict_mass_excess \
   "mass_huge\.network: species 'li7': mass excess 1e\+308 MeV, expected \|mass excess\| <= 70 MeV" mass_huge.yaml --quiet
 # REACLIB: the set of the issue-18 case again, with Q in the 9th digit or a0 in the 7th changed.
-printf '%s\n%s\n' "$be7_set" "${be7_set/8.63000e-01/8.630000001}" >q_near.reaclib
+printf '%s\n%s\n' "$be7_set" "${be7_set/8.63000e-01/0.863000001}" >q_near.reaclib
 small_network_deck q_near.yaml "{source: reaclib, file: q_near.reaclib, nuclides: [be7, li7]}"
 check "REACLIB set repeated, Q in the 9th digit" refused i31_strict_reaclib_q_near "q_near\.reaclib:5: this set repeats the set at line 1" q_near.yaml --quiet
 printf '%s\n%s\n' "$be7_set" "${be7_set/-2.383280e+01/-2.383281e+01}" >a0_near.reaclib
