@@ -77,7 +77,8 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
       throw InputError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
                       ", expected this deck's " + hash +
                       (deck.physics.partition_functions
-                           ? " (the hash covers the partition-function table's content: was the table edited?)"
+                           ? " (with partition functions the hash covers the table's content: was the table "
+                             "edited, or the file written by a zoneode older than that?)"
                            : ""));
     if (restart.outer_step < 0 || restart.outer_step >= plan.last_step)
       throw InputError("--restart: '" + options.restart + "' is step " + std::to_string(restart.outer_step) +

@@ -35,11 +35,18 @@ inline std::string printable(std::string_view text) {
     }
     // The length of a well-formed UTF-8 sequence starting here (no overlong forms, no surrogates),
     // 0 for none.
-    const std::size_t length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                               : byte >= 0xe0 && byte <= 0xef ? 3
+                               : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                              : 0;
     if (length > 0 && k + length <= text.size()) {
       const auto second = static_cast<unsigned char>(text[k + 1]);
-      const bool second_ok = (byte == 0xe0 ? second >= 0xa0 : byte == 0xed ? second < 0xa0 : byte == 0xf0 ? second >= 0x90
-                              : byte == 0xf4 ? second < 0x90 : true) && (second & 0xc0) == 0x80;
+      const bool second_in_range = byte == 0xe0   ? second >= 0xa0   // no overlong form
+                                   : byte == 0xed ? second < 0xa0    // no surrogate
+                                   : byte == 0xf0 ? second >= 0x90   // no overlong form
+                                   : byte == 0xf4 ? second < 0x90    // at most U+10FFFF
+                                                  : true;
+      const bool second_ok = second_in_range && (second & 0xc0) == 0x80;
       bool ok = second_ok && !(byte == 0xc2 && second < 0xa0);  // U+0080-U+009F: C1 controls
       for (std::size_t j = 2; j < length; ++j) ok = ok && (static_cast<unsigned char>(text[k + j]) & 0xc0) == 0x80;
       if (ok) {

@@ -253,7 +253,7 @@ pf=(--set physics.partition_functions=true --set physics.partition_table="$work/
 check "partition-function run, 2 steps" runs setup_pf "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/o"
 awk '$1 == "o17" { for (i = 2; i <= NF; i++) $i = $i * 2 } 1' "$shipped_table" >table.txt  # o17's G doubled
 check "restart after the table was edited" refused i31_agree_restart_table \
-  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+ \(the hash covers the partition-function table's content: was the table edited\?\)" \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+ \(with partition functions the hash covers the table's content: was the table edited" \
   "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 cp "$shipped_table" table.txt
 check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 \
