@@ -155,11 +155,11 @@ void parse_header(std::string_view line, const std::string& source, int n, Parse
   } else if (resonance == 'r' || resonance == 'w' || resonance == 's') {
     set.rate.resonance = resonance;
   } else {
-    fail(source, n, std::string("resonance flag '") + resonance + "' in column 48, expected 'n', 'r', 'w', 's' or blank");
+    fail(source, n, "resonance flag '" + printable(std::string(1, resonance)) + "' in column 48, expected 'n', 'r', 'w', 's' or blank");
   }
   const char reverse = line[48];  // column 49
   if (reverse != 'v' && reverse != ' ') {
-    fail(source, n, std::string("reverse flag '") + reverse + "' in column 49, expected 'v' or blank");
+    fail(source, n, "reverse flag '" + printable(std::string(1, reverse)) + "' in column 49, expected 'v' or blank");
   }
   set.rate.reverse = reverse == 'v';
 
