@@ -113,7 +113,9 @@ IntegratorSettings read_integrator(DeckSection section) {
   s.schedule = schedule == "geometric" ? StepSchedule::geometric : StepSchedule::adaptive;
   s.start_time = section.number("start_time", s.start_time, positive());
   s.end_time = section.number("end_time", std::nullopt, positive());
-  if (!(s.end_time > s.start_time)) section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
+  // The start time as the deck reads it (std::to_string printed 1e-9 s as "0.000000 s").
+  if (!(s.end_time > s.start_time))
+    section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
   // At least 1e-12: below about 2e-16, t + dt == t and a zone would never advance (and any
   // fraction under 1e-12 needs more than 1e12 steps per decade of time).
   s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {1e-12, 10.0, false});

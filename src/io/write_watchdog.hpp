@@ -25,9 +25,9 @@ namespace zoneode {
 // ranks and exits 1 itself. Earlier state files are complete and stay.
 inline constexpr double default_write_timeout_s = 1800.0;
 inline constexpr double most_write_timeout_s = 1e7;  // about 116 days: beyond any batch job
-// ZONEODE_WRITE_TIMEOUT_S as a whole number of seconds, 0 < s <= most_write_timeout_s (1e3 and
-// 0.5 too: atoi read 1e3 as 1 s, which ended normal writes, and 'abc' as the default); unset or
-// empty: the default. Anything else throws InputError naming the variable, its value and why
+// ZONEODE_WRITE_TIMEOUT_S in seconds, the whole value read as one number (1e3, 0.5), 0 < s <=
+// most_write_timeout_s: atoi read 1e3 as 1 s, which ended normal writes, and 'abc' as the default.
+// Unset or empty: the default. Anything else throws InputError naming the variable, its value and why
 // (checked before any work: cli/preflight.cpp).
 inline double write_timeout_seconds() {
   const char* text = std::getenv("ZONEODE_WRITE_TIMEOUT_S");
