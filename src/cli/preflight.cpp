@@ -269,7 +269,7 @@ IntegratedNetwork integrated_network(const Deck& deck, const Network& network) {
   if (tabulated == 0) {
     const std::string message = what + " " + quoted(table_path) + " names none of the network's " +
                                 std::to_string(network.species_count()) +
-                                " species, so partition functions change nothing (every G = 1)";
+                                " species: none of its rows applies to this network";
     if (given) throw InputError(message + ": expected a table with rows for the network's nuclides");
     integrated.warning = message;
   }

@@ -21,8 +21,8 @@ namespace zoneode {
 // on, the content of the table they come from folded in (a table differing on one rank, or edited
 // between a stop and --restart, changed the results unseen: the state files' network_hash now
 // differs). `described` names it in messages ("network hash H" and the table). A table given in
-// physics.partition_table that names none of the network's species is an InputError (it would
-// give the option-off result); the shipped table naming none gives `warning`.
+// physics.partition_table that names none of the network's species is an InputError (none of its
+// rows applies: it gave the option-off result unseen); the shipped table naming none gives `warning`.
 struct IntegratedNetwork {
   std::string hash;
   std::string described;

@@ -260,7 +260,7 @@ check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" 
   --set output.prefix="$work/pf/ok" --restart pf/o_step000001.h5
 printf 'T9 1 2\nzz999 1.5 2.5\n' >foreign_table.txt
 check "a table naming none of the species" refused i31_agree_table_foreign \
-  "physics\.partition_table '.*foreign_table\.txt' names none of the network's 16 species, so partition functions change nothing" \
+  "physics\.partition_table '.*foreign_table\.txt' names none of the network's 16 species: none of its rows applies to this network: expected a table with rows for the network's nuclides" \
   "$deck" "${small[@]}" --set physics.partition_functions=true --set physics.partition_table="$work/foreign_table.txt"
 
 # ---- Network files and REACLIB: one set rule for both readers, strict names and masses.
