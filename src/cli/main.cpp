@@ -20,7 +20,7 @@ namespace {
 // word. (Not in sanitizer builds: the sanitizer runtime initializes itself from .preinit_array
 // and must come first; main() traps the signals there.)
 void trap_stop_signals_before_constructors(int, char**, char**) { zoneode::trap_stop_signals(); }
-[[gnu::section(".preinit_array"), gnu::used]] void (*const trap_early)(int, char**, char**) =
+[[gnu::section(".preinit_array"), gnu::used]] void (*trap_early)(int, char**, char**) =
     trap_stop_signals_before_constructors;
 }  // namespace
 #endif
