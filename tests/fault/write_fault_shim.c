@@ -19,7 +19,9 @@
 //                        ZONEODE_FAULT_RANK)
 // Issue 31: a signal earlier still, and the system's reason on a full disk:
 //   ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR  USR1, TERM or INT: raised by this library's constructor,
-//                        among the shared libraries' constructors (Open MPI's, HDF5's), before main
+//                        among the shared libraries' constructors (Open MPI's, HDF5's), before main;
+//                        give it to the ranks alone (mpiexec -x): a singleton run's Open MPI daemon
+//                        would inherit it and die of it
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
