@@ -16,6 +16,7 @@
 
 #include "network/generator.hpp"
 #include "network/network.hpp"
+#include "network/network_checks.hpp"
 #include "network/network_file.hpp"
 
 namespace zoneode {
@@ -311,6 +312,37 @@ TEST(NetworkFileErrors, NetworkInvariantsAreCheckedAfterParsing) {
   const std::string message = error_of(with_line(6, "c12 13 12 0"));
   EXPECT_EQ(message.rfind("tiny.znet: ", 0), 0u) << message;
   EXPECT_NE(message.find("c12"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace zoneode
+
+// Issue 31: the one set rule of both network readers (network/network_checks.hpp).
+namespace zoneode {
+namespace {
+
+TEST(SameRateSet, CopiesWithinOneInTenThousandOnlyWithTheSameFlags) {
+  RateSet set;
+  set.label = "gen";
+  set.a = {16.766534615046158, 0, -19.154846778175479, 0, 0, 0, -0.66666666666666663};
+  RateSet copy = set;
+  EXPECT_TRUE(same_rate_set(set, copy));
+  copy.a[0] = 16.766536;  // the 7th digit: a rounded copy
+  EXPECT_TRUE(same_rate_set(set, copy));
+  copy.a[0] = 16.9;  // another fit
+  EXPECT_FALSE(same_rate_set(set, copy));
+  copy = set;
+  copy.a[1] = 1e-3;  // a zero term that is not one
+  EXPECT_FALSE(same_rate_set(set, copy));
+  copy = set;
+  copy.resonance = 'r';
+  EXPECT_FALSE(same_rate_set(set, copy));
+  copy = set;
+  copy.reverse = true;
+  EXPECT_FALSE(same_rate_set(set, copy));
+  copy = set;
+  copy.label = "nacr";
+  EXPECT_FALSE(same_rate_set(set, copy));
 }
 
 }  // namespace

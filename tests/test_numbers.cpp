@@ -5,7 +5,11 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
 
+#include "common/errors.hpp"
 #include "common/numbers.hpp"
 
 namespace zoneode {
@@ -74,6 +78,45 @@ TEST(Numbers, Integers) {
   EXPECT_EQ(parse_whole_integer("-3"), -3);
   for (const char* text : {"", "1.0", "1e3", "12a", " 1", "1 ", "+", "--1"})
     EXPECT_FALSE(parse_whole_integer(text).has_value()) << "'" << text << "'";
+}
+
+}  // namespace
+}  // namespace zoneode
+
+// Issue 31: the text error messages quote (common/errors.hpp).
+namespace zoneode {
+namespace {
+
+TEST(Printable, ControlBytesEscapedValidUtf8Kept) {
+  EXPECT_EQ(printable("he4"), "he4");
+  EXPECT_EQ(printable(std::string_view("o\0" "18", 4)), "o\\x0018");
+  EXPECT_EQ(printable("red\x1b[31m"), "red\\x1b[31m");
+  EXPECT_EQ(printable("a\tb\nc\r\x7f"), "a\\tb\\nc\\r\\x7f");
+  EXPECT_EQ(printable("\xc3\xa9t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");   // "été": kept
+  EXPECT_EQ(printable("\xc2\x9b" "2J"), "\\xc2\\x9b2J");           // U+009B, a C1 CSI: escaped
+  EXPECT_EQ(printable("\xff\xfe"), "\\xff\\xfe");                   // no UTF-8
+  EXPECT_EQ(printable("\xe2\x82"), "\\xe2\\x82");                   // a cut sequence
+  EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");                   // overlong '/'
+}
+
+TEST(Printable, ExcerptEscapesAndCuts) {
+  EXPECT_EQ(excerpt("\x1b" "abc", 2), "\\x1ba... (4 bytes)");
+}
+
+TEST(ByteOrderMark, SkippedOnlyWhole) {
+  std::istringstream marked("\xef\xbb\xbfzoneode-network 1");
+  skip_byte_order_mark(marked);
+  std::string line;
+  std::getline(marked, line);
+  EXPECT_EQ(line, "zoneode-network 1");
+  std::istringstream partial("\xef\xbbx");
+  skip_byte_order_mark(partial);
+  std::getline(partial, line);
+  EXPECT_EQ(line, "\xef\xbbx");
+  std::istringstream plain("T9 1 2");
+  skip_byte_order_mark(plain);
+  std::getline(plain, line);
+  EXPECT_EQ(line, "T9 1 2");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "backends/backend.hpp"
 #include "deck/deck.hpp"
@@ -12,6 +13,7 @@
 #include "cli/preflight.hpp"
 #include "cli/report.hpp"
 #include "common/errors.hpp"
+#include "common/numbers.hpp"
 #include "network/compact.hpp"
 #include "network/load.hpp"
 #include "network/network_file.hpp"
@@ -141,17 +143,13 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
     } else if (argument == "--restart-allow-changed") {
       options.restart_allow_changed = true;
     } else if (is("--progress")) {
+      // The whole field, as every number of the deck (stod took " 5" and "5 s" was refused only
+      // for its tail).
       const std::string text = value("--progress");
-      std::size_t used = 0;
-      double seconds = -1.0;
-      try {
-        seconds = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || !(seconds >= 0.0) || !std::isfinite(seconds))
-        throw UsageError("--progress needs a number of seconds >= 0, got '" + text + "'");
-      options.progress_seconds = seconds;
+      const std::optional<double> seconds = parse_whole_number(text);
+      if (!seconds || !(*seconds >= 0.0))
+        throw UsageError("--progress needs a number of seconds >= 0, got '" + excerpt(text) + "'");
+      options.progress_seconds = *seconds;
     } else if (argument == "--quiet") {
       options.quiet = true;
     } else if (argument.rfind("--", 0) == 0) {
@@ -217,8 +215,12 @@ int run_command(const CliOptions& options, const MpiContext& mpi) {
       if (options.command == "help") std::cout << usage_text();
       else if (options.command == "version")
         std::cout << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ")\n";
+      else if (const std::vector<KernelVariant> variants = built_kernel_variants(); variants.empty())
+        // Said on stderr: stdout stays the list (empty) for scripts that read it.
+        std::cerr << "zoneode: no GPU kernel variants: this binary was built without a GPU backend (ZONEODE_GPU "
+                     "OFF); it runs run.backend: cpu only\n";
       else
-        for (KernelVariant variant : built_kernel_variants()) std::cout << kernel_variant_name(variant) << "\n";
+        for (KernelVariant variant : variants) std::cout << kernel_variant_name(variant) << "\n";
     }
     return exit_success;
   }

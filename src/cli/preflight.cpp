@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "cli/report.hpp"
+#include "common/atomic_file.hpp"
 #include "common/errors.hpp"
 #include "common/file_kind.hpp"
 #include "common/fnv1a.hpp"
 #include "io/hdf5_state.hpp"
 #include "io/state_layout.hpp"
+#include "io/write_watchdog.hpp"
+#include "physics/partition_table.hpp"
 
 namespace zoneode {
 
@@ -184,24 +187,38 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
   for (const InputPath& input : inputs) input_identities.push_back(input_identities_of(input.path));
   // Up to a million state files share one folder: it is resolved once.
   std::map<std::string, std::string> folders;
-  std::vector<std::string> identities;
+  // Each output is written as PATH.partial first (common/atomic_file.hpp), truncating whatever is
+  // there and renaming it away: that name is compared with the inputs and the outputs too.
+  std::vector<std::string> identities, partial_identities;
   for (const OutputPath& output : outputs) {
     const fs::path absolute = fs::absolute(output.path);
     auto folder = folders.find(absolute.parent_path().string());
     if (folder == folders.end())
       folder = folders.emplace(absolute.parent_path().string(), resolved_folder(absolute.parent_path().string())).first;
     identities.push_back((fs::path(folder->second) / absolute.filename()).string());
+    partial_identities.push_back(partial_path(identities.back()));
   }
+  std::map<std::string, std::size_t> output_with_identity;  // up to a million state files: no pairwise loop
+  for (std::size_t k = 0; k < outputs.size(); ++k) output_with_identity.emplace(identities[k], k);
+  const auto is_input = [&](std::size_t i, const std::string& identity) {
+    for (const std::string& id : input_identities[i])
+      if (id == identity) return true;
+    return false;
+  };
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     const OutputPath& output = outputs[k];
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      bool same = false;
-      for (const std::string& id : input_identities[i]) same = same || id == identities[k];
+      if (is_input(i, partial_identities[k]))
+        throw InputError(output.what + " is written first as " + quoted(partial_path(output.path)) + ", which is " +
+                         inputs[i].what + " " + quoted(inputs[i].path) + ", an input of this run: choose another path");
       // A checkpoint replaces the one a resubmitted run restarted from: read in full before.
-      if (!same || (output.kind == OutputPath::checkpoint && inputs[i].restart)) continue;
+      if (!is_input(i, identities[k]) || (output.kind == OutputPath::checkpoint && inputs[i].restart)) continue;
       throw InputError(output.what + " would replace " + inputs[i].what + " " + quoted(inputs[i].path) +
                        ", an input of this run: choose another path");
     }
+    if (const auto other = output_with_identity.find(partial_identities[k]); other != output_with_identity.end())
+      throw InputError(output.what + " is written first as " + quoted(partial_path(output.path)) + ", which is " +
+                       outputs[other->second].what + ", another output of this run: choose another path");
     // The state files differ by name; the checkpoint and the summary are compared with all.
     if (output.kind == OutputPath::state_file) continue;
     for (std::size_t j = 0; j < outputs.size(); ++j) {
@@ -229,16 +246,47 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
 
 }  // namespace
 
-void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, const std::string& network_hash,
+IntegratedNetwork integrated_network(const Deck& deck, const Network& network) {
+  IntegratedNetwork integrated;
+  const std::uint64_t hash = network_hash(network);
+  integrated.hash = hex64(hash);
+  integrated.described = "network hash " + integrated.hash;
+  if (!deck.physics.partition_functions) return integrated;
+  const bool given = !deck.physics.partition_table.empty();
+  const std::string table_path = given ? deck.physics.partition_table : default_partition_table_path();
+  const std::string what = given ? "physics.partition_table" : "the shipped partition table";
+  const FileDigest digest = file_digest(table_path, what);
+  Fnv1a folded;
+  folded.add(hash);
+  folded.add(digest.size);
+  folded.add(digest.hash);
+  integrated.hash = hex64(folded.value);
+  integrated.described = "network hash " + integrated.hash + " (with " + what + " " + quoted(table_path) + ", " +
+                         std::to_string(digest.size) + " bytes, content " + hex64(digest.hash) + ")";
+  const PartitionTable table = read_partition_table(table_path);
+  int tabulated = 0;
+  for (const Species& species : network.species) tabulated += table.find(species.name) != nullptr ? 1 : 0;
+  if (tabulated == 0) {
+    const std::string message = what + " " + quoted(table_path) + " names none of the network's " +
+                                std::to_string(network.species_count()) +
+                                " species: none of its rows applies to this network";
+    if (given) throw InputError(message + ": expected a table with rows for the network's nuclides");
+    integrated.warning = message;
+  }
+  return integrated;
+}
+
+void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, const IntegratedNetwork& network,
                                   const MpiContext& mpi) {
+  const std::string& network_hash = network.hash;
   Fnv1a deck_hash;
   deck_hash.bytes(deck.resolved_yaml.data(), deck.resolved_yaml.size());
   const std::string deck_key = "resolved deck " + hex64(deck_hash.value);
   agree_views(mpi, "decks", deck_key, "deck " + quoted(options.deck) + " (" + deck_key + ")",
               "start every rank with the same deck, options and files");
   agree_views(mpi, "networks", network_hash,
-              (deck.network.file.empty() ? "" : quoted(deck.network.file) + ", ") + "network hash " + network_hash,
-              "every rank must read the same network files");
+              (deck.network.file.empty() ? "" : quoted(deck.network.file) + ", ") + network.described,
+              "every rank must read the same network and data files");
 
   const bool restart = !options.restart.empty();
   const std::string file = restart ? options.restart : deck.zones.from_file;
@@ -310,6 +358,9 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
     });
   }
   agree_no_error(mpi, error);
+  // The write watchdog's limit, read by every rank from its own environment: a bad value is found
+  // now, not at the first write after the integration.
+  if (!deck.output.prefix.empty()) agree_no_error(mpi, error_of([] { write_timeout_seconds(); }));
   // Every rank writes its zones into the state files; rank 0 alone the summary.
   if (!deck.output.prefix.empty())
     agree_folder_writable(mpi, folder_of(deck.output.file(0)), "output.prefix " + quoted(deck.output.prefix), true);

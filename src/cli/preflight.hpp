@@ -13,15 +13,29 @@
 #include "cli/cli.hpp"
 #include "deck/deck.hpp"
 #include "decomposition/mpi_context.hpp"
+#include "network/network.hpp"
 
 namespace zoneode {
+
+// The network as the run integrates it: network_hash(network) in hex, and with partition functions
+// on, the content of the table they come from folded in (a table differing on one rank, or edited
+// between a stop and --restart, changed the results unseen: the state files' network_hash now
+// differs). `described` names it in messages ("network hash H" and the table). A table given in
+// physics.partition_table that names none of the network's species is an InputError (none of its
+// rows applies: it gave the option-off result unseen); the shipped table naming none gives `warning`.
+struct IntegratedNetwork {
+  std::string hash;
+  std::string described;
+  std::string warning;
+};
+IntegratedNetwork integrated_network(const Deck& deck, const Network& network);
 
 // Once the deck and network are read: every rank read the same deck (resolved) and network; the
 // zone file (--restart, else zones.from_file) is a regular file on every rank, and every rank sees
 // the same one (its size and content; a restart file's outer step); a restart file holds an
 // outer step, and its stored deck matches this one in every key that changes results
 // (results_relevant_keys) unless options.restart_allow_changed.
-void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, const std::string& network_hash,
+void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, const IntegratedNetwork& network,
                                   const MpiContext& mpi);
 
 // Once the outer steps are known (first_step: the first this run integrates): every output path

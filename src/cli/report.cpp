@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/errors.hpp"
 #include "common/json.hpp"
 #include "integrators/settings.hpp"
 #include "zoneode_version.hpp"
@@ -26,7 +27,7 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
   std::snprintf(line, sizeof line,
                 "network %s (hash %s): %d species, %d reactions, %lld rate sets, %lld F+ terms, %lld F- terms "
                 "(%lld flux terms); compact: %.1f KiB rate block (once per zone), %.1f KiB step block (every step)\n",
-                network.name.c_str(), hex64(network_hash(network)).c_str(), network.species_count(),
+                excerpt(network.name).c_str(), hex64(network_hash(network)).c_str(), network.species_count(),
                 network.reaction_count(), static_cast<long long>(compact.set_count()),
                 static_cast<long long>(compact.creation_terms()), static_cast<long long>(compact.destruction_terms()),
                 static_cast<long long>(compact.flux_terms()), compact.rate_block_bytes() / 1024.0,
@@ -41,7 +42,7 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
   out << line;
   out << "  species    Z    A   F+ terms  F- terms\n";
   for (int i = 0; i < network.species_count(); ++i) {
-    std::snprintf(line, sizeof line, "  %-8s %3d  %3d  %8d  %8d\n", network.species[i].name.c_str(),
+    std::snprintf(line, sizeof line, "  %-8s %3d  %3d  %8d  %8d\n", excerpt(network.species[i].name).c_str(),
                   network.species[i].Z, network.species[i].A,
                   compact.creation_offsets[i + 1] - compact.creation_offsets[i],
                   compact.destruction_offsets[i + 1] - compact.destruction_offsets[i]);
@@ -111,7 +112,7 @@ void print_summary(const RunSummary& s, std::ostream& out) {
     out << line;
   }
   std::snprintf(line, sizeof line, "  network          %s: %d species, %d reactions, %lld F+ / %lld F- terms\n",
-                s.network.c_str(), s.species, s.reactions, static_cast<long long>(s.creation_terms),
+                excerpt(s.network).c_str(), s.species, s.reactions, static_cast<long long>(s.creation_terms),
                 static_cast<long long>(s.destruction_terms));
   out << line;
   std::snprintf(line, sizeof line, "  backend          %s (kernel %s, %s), %d rank(s) x %d thread(s)\n",

@@ -75,7 +75,11 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
                              deck.zones.from_file.empty() ? plan.zones : 0);
     if (restart.network_hash != hash)
       throw InputError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
-                      ", expected this deck's " + hash);
+                      ", expected this deck's " + hash +
+                      (deck.physics.partition_functions
+                           ? " (with partition functions the hash covers the table's content: was the table "
+                             "edited, or the file written by a zoneode older than that?)"
+                           : ""));
     if (restart.outer_step < 0 || restart.outer_step >= plan.last_step)
       throw InputError("--restart: '" + options.restart + "' is step " + std::to_string(restart.outer_step) +
                       ", expected a step in [0, steps.count = " + std::to_string(plan.last_step) + ")");
@@ -93,7 +97,7 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
                       std::string(state_layout::abundances.name);
   }
   plan.block = zone_block(plan.zones, mpi.size(), mpi.rank());
-  check_state_storage(deck.output.storage, network.species_count(), deck.output.storage_where);
+  check_state_storage(deck.output.storage, network.species_count(), deck.output.storage_where, plan.zones);
   const std::int64_t first_written = options.restart.empty() ? 0 : plan.first_step;
   overlapped.enabled = output_overlaps(deck, first_written, plan.last_step, mpi, overlapped.disabled_why);
   check_zones_fit(plan, network.species_count(), overlapped.enabled, mpi);
@@ -132,10 +136,12 @@ void allocate_zones(const Run& run, Allocate&& allocate) {
 
 // Every rank reads the same deck and network: an input error happens on all of them alike.
 void load_inputs(Run& run) {
+  IntegratedNetwork integrated;
   collectively(run.mpi, exit_input_error, [&] {
     run.deck = load_deck(run.options.deck, run.options.overrides);
     run.network = load_network(run.deck.network);
     run.compact.emplace(run.network, run.deck.physics);
+    integrated = integrated_network(run.deck, run.network);  // cli/preflight.hpp
   });
   run.out << "deck " << run.deck.file << "\n";
   for (const auto& item : run.options.overrides) run.out << "  command line overrides the deck: " << item << "\n";
@@ -151,8 +157,10 @@ void load_inputs(Run& run) {
     run.out << warning;
     if (!warning.empty() && run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
   }
-  run.network_hash = hex64(network_hash(run.network));
-  check_inputs_before_any_work(run.options, run.deck, run.network_hash, run.mpi);  // cli/preflight.hpp
+  if (run.network_hash = integrated.hash; integrated.hash != hex64(network_hash(run.network)))
+    run.out << "  state files carry " << integrated.described << "\n";
+  if (!integrated.warning.empty() && run.mpi.root()) std::cerr << "zoneode: warning: " << integrated.warning << "\n";
+  check_inputs_before_any_work(run.options, run.deck, integrated, run.mpi);  // cli/preflight.hpp
 }
 
 // The plan, and the outputs checked and their folders made, before any work.

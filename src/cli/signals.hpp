@@ -8,10 +8,11 @@ namespace zoneode {
 
 // Installs the handler for SIGTERM, SIGUSR1 and SIGINT (SA_RESTART, so interrupted system calls
 // resume; SIGINT's only once: a second Ctrl-C ends the run at once; and not where SIGINT is
-// ignored already, as in a script's background job). main() calls it first of all, before MPI_Init (which takes about half a second): a
-// signal in the set-up then stops the run after its first outer step, as one later does; the run
-// calls it again once MPI is up, in case MPI_Init replaced a handler. Idempotent: a flag already
-// set stays set.
+// ignored already, as in a script's background job). The program calls it before any shared
+// library's constructor (main.cpp: .preinit_array) and again first in main, before MPI_Init (which
+// takes about half a second): a signal in the set-up then stops the run after its first outer
+// step, as one later does; the run calls it again once MPI is up, in case MPI_Init replaced a
+// handler. Idempotent: a flag already set stays set.
 void trap_stop_signals();
 // The signal received since trap_stop_signals(), or 0.
 int stop_signal_received();

@@ -1,6 +1,7 @@
 // The error every reader of the user's input throws: exit status 2 (cli.hpp), not a runtime failure.
 #pragma once
 
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,11 +14,72 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Text as a terminal may show it: control bytes (C0, DEL, C1), bytes of no valid UTF-8 sequence
+// and a NUL as \xNN (tab, newline and return as \t, \n, \r), valid UTF-8 as it is. So an ESC
+// sequence in a file never reaches the terminal, and an invisible byte is seen.
+inline std::string printable(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char byte) {
+    if (byte == '\t') out += "\\t";
+    else if (byte == '\n') out += "\\n";
+    else if (byte == '\r') out += "\\r";
+    else out += {'\\', 'x', hex[byte >> 4], hex[byte & 15]};
+  };
+  for (std::size_t k = 0; k < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[k]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += text[k++];
+      continue;
+    }
+    // The length of a well-formed UTF-8 sequence starting here (no overlong forms, no surrogates),
+    // 0 for none.
+    const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                               : byte >= 0xe0 && byte <= 0xef ? 3
+                               : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                              : 0;
+    if (length > 0 && k + length <= text.size()) {
+      const auto second = static_cast<unsigned char>(text[k + 1]);
+      const bool second_in_range = byte == 0xe0   ? second >= 0xa0   // no overlong form
+                                   : byte == 0xed ? second < 0xa0    // no surrogate
+                                   : byte == 0xf0 ? second >= 0x90   // no overlong form
+                                   : byte == 0xf4 ? second < 0x90    // at most U+10FFFF
+                                                  : true;
+      const bool second_ok = second_in_range && (second & 0xc0) == 0x80;
+      bool ok = second_ok && !(byte == 0xc2 && second < 0xa0);  // U+0080-U+009F: C1 controls
+      for (std::size_t j = 2; j < length; ++j) ok = ok && (static_cast<unsigned char>(text[k + j]) & 0xc0) == 0x80;
+      if (ok) {
+        out.append(text.substr(k, length));
+        k += length;
+        continue;
+      }
+    }
+    escape(byte);
+    ++k;
+  }
+  return out;
+}
+
 // A value as an error message quotes it: whole when short, else its start and its length, so that
-// a bad 5 MB value gives a one-line message.
+// a bad 5 MB value gives a one-line message; printable (above).
 inline std::string excerpt(std::string_view text, std::size_t most = 80) {
-  if (text.size() <= most) return std::string(text);
-  return std::string(text.substr(0, most)) + "... (" + std::to_string(text.size()) + " bytes)";
+  if (text.size() <= most) return printable(text);
+  return printable(text.substr(0, most)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+// Skips a UTF-8 byte order mark at the start of `in`, as the deck reader does: an editor's BOM gave
+// "bad magic line 'zoneode-network 1', expected 'zoneode-network 1'".
+inline void skip_byte_order_mark(std::istream& in) {
+  static constexpr char mark[] = "\xef\xbb\xbf";
+  for (int k = 0; k < 3; ++k) {
+    if (in.peek() != static_cast<unsigned char>(mark[k])) {
+      // A partial mark is no mark: put back what was read (at most 2 bytes).
+      for (int j = 0; j < k; ++j) in.unget();
+      return;
+    }
+    in.get();
+  }
 }
 
 }  // namespace zoneode

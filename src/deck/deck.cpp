@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "common/errors.hpp"
 #include "common/numbers.hpp"
@@ -111,13 +113,18 @@ IntegratorSettings read_integrator(DeckSection section) {
   s.schedule = schedule == "geometric" ? StepSchedule::geometric : StepSchedule::adaptive;
   s.start_time = section.number("start_time", s.start_time, positive());
   s.end_time = section.number("end_time", std::nullopt, positive());
-  if (!(s.end_time > s.start_time)) section.fail("end_time", "a time > start_time (" + std::to_string(s.start_time) + " s)");
+  // The start time as the deck reads it (std::to_string printed 1e-9 s as "0.000000 s").
+  if (!(s.end_time > s.start_time))
+    section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
   // At least 1e-12: below about 2e-16, t + dt == t and a zone would never advance (and any
   // fraction under 1e-12 needs more than 1e12 steps per decade of time).
   s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {1e-12, 10.0, false});
   // Read whatever the schedule, so that switching it with --set needs no other edit.
   s.rtol = section.number("rtol", s.rtol, {0.0, 1.0, true});
-  s.atol = section.number("atol", s.atol, positive());
+  // Abundances are at most 1 mol/g: an atol above that turns the error control off (1e300 ran).
+  s.atol = section.number("atol", s.atol,
+                          {0.0, 1.0, true, "an absolute error in mol/g; abundances are at most 1, so a larger "
+                                           "atol turns the error control off"});
   s.dt_initial = section.number("dt_initial", s.dt_initial, at_least(0.0));
   s.max_dt_growth = section.number("max_dt_growth", s.max_dt_growth, {1.0, 100.0, true});
   s.max_steps = section.integer("max_steps", s.max_steps, 1);
@@ -168,13 +175,25 @@ KernelTuning read_kernel_tuning(DeckSection& section) {
   KernelTuning tuning;
   const std::string config = section.text("kernel_config", "");
   if (!config.empty()) {
-    char x = 0, y = 0, rest = 0;
-    const int read = std::sscanf(config.c_str(), "%d%c%d%c%d%c", &tuning.block, &x, &tuning.group, &y,
-                                 &tuning.min_blocks, &rest);
-    const bool shape = (read == 3 && x == 'x') || (read == 5 && x == 'x' && y == 'x');
-    if (!shape || tuning.block < 32 || tuning.block > 1024 || tuning.group < 0 || tuning.min_blocks < 0)
-      section.fail("kernel_config", "BLOCKxGROUP or BLOCKxGROUPxMIN_BLOCKS (e.g. 256x8 or 128x0x6; block 32-1024)",
-                   config);
+    // Each field whole and in range (sscanf's %d wrapped 4294967552 to 256 and echoed it as given).
+    const char* const expected =
+        "BLOCKxGROUPxMIN_BLOCKS or BLOCKxGROUP, whole numbers (e.g. 256x8 or 128x0x6; block 32-1024, group and "
+        "min_blocks 0-1024)";
+    std::vector<std::int64_t> fields;
+    for (std::size_t start = 0;;) {
+      const std::size_t end = config.find('x', start);
+      const std::optional<std::int64_t> field =
+          parse_whole_integer(std::string_view(config).substr(start, end == std::string::npos ? end : end - start));
+      fields.push_back(field && *field >= 0 && *field <= 1024 ? *field : -1);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    const bool shape = fields.size() == 2 || fields.size() == 3;
+    if (!shape || fields[0] < 32 || fields[1] < 0 || (fields.size() == 3 && fields[2] < 0))
+      section.fail("kernel_config", expected, "'" + excerpt(config) + "'");
+    tuning.block = static_cast<int>(fields[0]);
+    tuning.group = static_cast<int>(fields[1]);
+    tuning.min_blocks = fields.size() == 3 ? static_cast<int>(fields[2]) : 0;
     tuning.configured = true;
   }
   tuning.placement = section.choice("kernel_placement", KernelPlacement::automatic, kernel_placements,

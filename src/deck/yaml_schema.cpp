@@ -208,11 +208,13 @@ std::string DeckSection::place(const std::string& dotted_key, const YAML::Node& 
 
 std::string NumberRange::describe() const {
   const bool low = std::isfinite(min), high = std::isfinite(max);
+  const std::string reason = why != nullptr && *why != '\0' ? std::string(" (") + why + ")" : std::string();
   if (low && high)
-    return std::string("a number in ") + (min_exclusive ? "(" : "[") + format_number(min) + ", " + format_number(max) + "]";
-  if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + format_number(min);
-  if (high) return "a number <= " + format_number(max);
-  return "a finite number";
+    return std::string("a number in ") + (min_exclusive ? "(" : "[") + format_number(min) + ", " + format_number(max) +
+           "]" + reason;
+  if (low) return std::string("a number ") + (min_exclusive ? "> " : ">= ") + format_number(min) + reason;
+  if (high) return "a number <= " + format_number(max) + reason;
+  return "a finite number" + reason;
 }
 NumberRange positive() { return {0.0, std::numeric_limits<double>::infinity(), true}; }
 NumberRange at_least(double min) { return {min, std::numeric_limits<double>::infinity(), false}; }

@@ -37,7 +37,8 @@ struct NumberRange {
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
-  std::string describe() const;  // "a number > 0", "a number in [0, 1]"
+  const char* why = nullptr;     // the reason for the range, said with it ("" for none)
+  std::string describe() const;  // "a number > 0", "a number in [0, 1] (WHY)"
 };
 NumberRange positive();
 NumberRange at_least(double min);

@@ -3,6 +3,7 @@
 
 #include <hdf5.h>
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -63,6 +64,28 @@ Hdf5Handle checked(hid_t id, Hdf5Handle::Closer closer, const std::string& what)
 template <typename Error = std::runtime_error>
 void check(herr_t status, const std::string& what) {
   if (status < 0) throw Error(what);
+}
+
+// Why an HDF5 call failed, as ": REASON": the innermost entry of HDF5's error stack (this
+// thread's), and the system's reason where the failing write left one in errno (MPI-IO's short
+// write: HDF5 says only "file write failed"). The caller sets errno to 0 before the call:
+// "cannot write /abundances" alone did not say "No space left on device".
+inline std::string hdf5_failure_reason(int errno_now) {
+  std::string reason;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned depth, const H5E_error2_t* entry, void* data) -> herr_t {
+        if (depth == 0 && entry != nullptr && entry->desc != nullptr) *static_cast<std::string*>(data) = entry->desc;
+        return 0;
+      },
+      &reason);
+  // One line, at most 300 bytes: HDF5's descriptions may carry a path and the time.
+  for (char& c : reason)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (reason.size() > 300) reason = reason.substr(0, 300) + "...";
+  if (errno_now != 0 && reason.find(std::strerror(errno_now)) == std::string::npos)
+    reason += (reason.empty() ? "" : ": ") + std::string(std::strerror(errno_now));
+  return reason.empty() ? reason : ": " + reason;
 }
 
 // HDF5 prints its error stack to stderr by default; our messages name the file and object instead.

@@ -1,6 +1,7 @@
 #include "io/hdf5_state.hpp"
 
 #include <hdf5.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -128,8 +129,9 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
     // Created in the file root by full path, so the layout's names are used as they are.
     const Hdf5Handle dataset = checked(H5Dcreate2(file, column.name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                                        H5Dclose, std::string("cannot create /") + column.name);
+    errno = 0;
     if (H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 && column_failure.empty())
-      column_failure = std::string("cannot write /") + column.name;
+      column_failure = std::string("cannot write /") + column.name + hdf5_failure_reason(errno);
   };
   write_column(layout::species_name, name_type, names.data());
   write_column(layout::species_Z, native_type(layout::species_Z.type), Z.data());
@@ -182,8 +184,9 @@ void write_block(hid_t file, const ZoneData& zone_dataset, const LocalState& sta
       check(H5Sselect_none(file_space), "select none");
       check(H5Sselect_none(memory_space), "select none");
     }
-    check(H5Dwrite(dataset, native_type(spec.type), memory_space, file_space, transfer, data),
-          std::string("cannot write /") + spec.name);
+    errno = 0;
+    const herr_t written = H5Dwrite(dataset, native_type(spec.type), memory_space, file_space, transfer, data);
+    if (written < 0) throw std::runtime_error(std::string("cannot write /") + spec.name + hdf5_failure_reason(errno));
   }
 }
 
@@ -199,6 +202,9 @@ void finish(const MpiContext& mpi, bool failed, const std::string& path, const s
     // Every rank throws the failing rank's own message, so whichever rank reports it says why.
     const std::string why = mpi.broadcast(message, reporter);
     if (mpi.root()) discard_partial_file(path);
+    // Open MPI's lockedfile component keeps PARTIAL-<id>-<pid>.lock while the file is open, and a
+    // failed file is left open (write_state_file): its lock files go with the .partial.
+    remove_mpi_io_locks(partial_path(path));
     throw std::runtime_error(reporter == 0 ? why : "rank " + std::to_string(reporter) + ": " + why);
   }
   std::string rename_error;
@@ -220,6 +226,22 @@ std::runtime_error create_failure(const std::string& partial) {
   const bool writable = ::access(folder.c_str(), W_OK) == 0;
   return std::runtime_error("cannot create '" + partial + "'" +
                             (writable ? "" : ": folder '" + folder + "': " + std::strerror(errno)));
+}
+
+// After a failed write: the file system's state where it explains the failure, which MPI-IO's
+// short write does not pass on (errno lost between ranks and threads): " (the file system of
+// 'FOLDER' is full: N bytes free)", else "".
+std::string full_disk_note(const std::string& partial, const std::string& message) {
+  if (message.find(std::strerror(ENOSPC)) != std::string::npos) return "";
+  std::string folder = std::filesystem::path(partial).parent_path().string();
+  if (folder.empty()) folder = ".";
+  struct statvfs space {};
+  if (::statvfs(folder.c_str(), &space) != 0) return "";
+  const unsigned long long free_bytes = static_cast<unsigned long long>(space.f_bavail) * space.f_frsize;
+  constexpr unsigned long long nearly_full_bytes = 1ull << 20;  // less than one metadata block and a column
+  if (free_bytes >= nearly_full_bytes) return "";
+  return ": " + std::string(std::strerror(ENOSPC)) + " (the file system of '" + folder + "' has " +
+         std::to_string(free_bytes) + " bytes free)";
 }
 
 }  // namespace
@@ -246,6 +268,7 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
         // Named by file: "cannot write /abundances" alone does not say which step failed.
         message = error.what();
         if (message.find(partial) == std::string::npos) message = "'" + partial + "': " + message;
+        message += full_disk_note(partial, message);
         watchdog.failed(message);
       }
     }
@@ -279,9 +302,11 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
     file.release();
   } else if (file.valid()) {
     try {
+      errno = 0;
       file.close("cannot close '" + partial + "'");
     } catch (const std::exception& error) {
-      message = error.what();
+      message = error.what() + hdf5_failure_reason(errno);
+      message += full_disk_note(partial, message);
       watchdog.failed(message);
     }
   }
@@ -308,10 +333,16 @@ void write_state_file(const MpiContext& mpi, const std::string& path, const Netw
       Hdf5Handle file = checked(id, H5Fclose, "cannot open '" + partial + "'");
       if (mpi.root()) create_layout(file, network, state.global_zones, attributes, storage);
       write_blocks(file, state, network.species_count(), H5P_DEFAULT);
-      file.close("cannot close '" + partial + "'");
+      try {
+        errno = 0;
+        file.close("cannot close '" + partial + "'");
+      } catch (const std::exception& error) {
+        throw std::runtime_error(error.what() + hdf5_failure_reason(errno));
+      }
     } catch (const std::exception& error) {
       failed = true;
       message = error.what();
+      message += full_disk_note(partial_path(path), message);
     }
   }
   const int failed_now = failed_before || failed;

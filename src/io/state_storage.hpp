@@ -50,7 +50,10 @@ inline bool parse_compression(std::string_view text, StateStorage& storage) {
 
 // Refuses (InputError: `where`, the deck location, and the key) a storage this HDF5 cannot write
 // for `species` species: a chunk of 4 GiB or more, a filter not built in, compression with
-// parallel HDF5 older than 1.10.2 (the first to write filtered datasets in parallel).
-void check_state_storage(const StateStorage& storage, int species, const std::string& where);
+// parallel HDF5 older than 1.10.2 (the first to write filtered datasets in parallel); with parallel
+// HDF5, a compressed dataset of `zones` zones (0: not known yet) in more than most_compressed_chunks
+// chunks.
+inline constexpr std::int64_t most_compressed_chunks = 4096;
+void check_state_storage(const StateStorage& storage, int species, const std::string& where, std::int64_t zones = 0);
 
 }  // namespace zoneode

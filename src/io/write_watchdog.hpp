@@ -7,8 +7,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+
+#include "common/errors.hpp"
+#include "common/numbers.hpp"
 
 namespace zoneode {
 
@@ -19,10 +23,20 @@ namespace zoneode {
 // under a watchdog: if it has not ended after ZONEODE_WRITE_TIMEOUT_S seconds (default 1800), this
 // rank says why, removes the .partial and exits 1; the launcher (mpirun, srun) then ends the other
 // ranks and exits 1 itself. Earlier state files are complete and stay.
-inline int write_timeout_seconds() {
+inline constexpr double default_write_timeout_s = 1800.0;
+inline constexpr double most_write_timeout_s = 1e7;  // about 116 days: beyond any batch job
+// ZONEODE_WRITE_TIMEOUT_S in seconds, the whole value read as one number (1e3, 0.5), 0 < s <=
+// most_write_timeout_s: atoi read 1e3 as 1 s, which ended normal writes, and 'abc' as the default.
+// Unset or empty: the default. Anything else throws InputError naming the variable, its value and why
+// (checked before any work: cli/preflight.cpp).
+inline double write_timeout_seconds() {
   const char* text = std::getenv("ZONEODE_WRITE_TIMEOUT_S");
-  const int seconds = text != nullptr ? std::atoi(text) : 0;
-  return seconds > 0 ? seconds : 1800;
+  if (text == nullptr || *text == '\0') return default_write_timeout_s;
+  const std::optional<double> seconds = parse_whole_number(text);
+  if (!seconds || !(*seconds > 0.0) || *seconds > most_write_timeout_s)
+    throw InputError("environment variable ZONEODE_WRITE_TIMEOUT_S='" + excerpt(text) +
+                     "': expected a number of seconds > 0 and <= 1e7 (the write watchdog's limit; unset: 1800)");
+  return *seconds;
 }
 
 // Open MPI's sharedfp lockedfile component keeps PARTIAL-<id>-<pid>.lock beside the file while it is
@@ -42,12 +56,12 @@ inline void remove_mpi_io_locks(const std::string& partial) {
 class WriteWatchdog {
  public:
   WriteWatchdog(int rank, const std::string& partial) {
-    const int seconds = write_timeout_seconds();
+    const double seconds = write_timeout_seconds();
     thread_ = std::thread([this, rank, partial, seconds] {
       std::unique_lock lock(mutex_);
-      if (ended_.wait_for(lock, std::chrono::seconds(seconds), [this] { return done_; })) return;
+      if (ended_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
       std::fprintf(stderr,
-                   "zoneode: rank %d: writing '%s' did not end within %d s (ZONEODE_WRITE_TIMEOUT_S)%s%s; a "
+                   "zoneode: rank %d: writing '%s' did not end within %g s (ZONEODE_WRITE_TIMEOUT_S)%s%s; a "
                    "write error inside a collective HDF5 call leaves the other ranks waiting: ending the run\n",
                    rank, partial.c_str(), seconds, why_.empty() ? "" : " after: ", why_.c_str());
       std::remove(partial.c_str());

@@ -12,6 +12,16 @@
 
 namespace zoneode {
 
+bool same_rate_set(const RateSet& a, const RateSet& b) {
+  if (a.label != b.label || a.resonance != b.resonance || a.reverse != b.reverse) return false;
+  constexpr double relative = 1e-5;
+  for (std::size_t k = 0; k < a.a.size(); ++k) {
+    const double scale = std::max(std::fabs(a.a[k]), std::fabs(b.a[k]));
+    if (!(std::fabs(a.a[k] - b.a[k]) <= relative * scale)) return false;
+  }
+  return true;
+}
+
 void check_network_physics(const Network& network, const std::string& source, const std::vector<int>& reaction_lines) {
   auto at = [&](std::size_t r) {
     const bool known = r < reaction_lines.size() && reaction_lines[r] > 0;
@@ -20,6 +30,19 @@ void check_network_physics(const Network& network, const std::string& source, co
   if (network.reactions.empty())
     throw std::runtime_error(source + ": the network has no reactions (" + std::to_string(network.species_count()) +
                              " species), expected at least one");
+  for (const Species& species : network.species) {
+    const std::string name = "species '" + excerpt(species.name) + "'";
+    for (const char c : species.name)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        throw std::runtime_error(source + ": " + name +
+                                 ": a control byte in the name, expected printable characters (state files list "
+                                 "species by name)");
+    const double most_excess = most_q_per_baryon_MeV * species.A;
+    if (!std::isnan(species.mass_excess_MeV) && !(std::fabs(species.mass_excess_MeV) <= most_excess))
+      throw std::runtime_error(source + ": " + name + ": mass excess " + format_number(species.mass_excess_MeV) +
+                               " MeV, expected |mass excess| <= " + format_number(most_excess) + " MeV (" +
+                               format_number(most_q_per_baryon_MeV) + " MeV per nucleon) or nan");
+  }
   // Channel (sorted reactants, sorted products, electron capture) and set (label, reverse): the
   // first reaction that has it.
   using Channel = std::tuple<std::vector<int>, std::vector<int>, bool>;
@@ -48,6 +71,16 @@ void check_network_physics(const Network& network, const std::string& source, co
     if (!(std::fabs(reaction.Q_MeV) <= most_q))
       fail("Q = " + format_number(reaction.Q_MeV) + " MeV, expected |Q| <= " + format_number(most_q) + " MeV (" +
            format_number(most_q_per_baryon_MeV) + " MeV per baryon: binding energies are at most 8.8 MeV per nucleon)");
+    for (std::size_t k = 1; k < reaction.sets.size(); ++k) {
+      if (reaction.sets[k].reverse != reaction.sets[0].reverse)
+        fail("set " + std::to_string(k + 1) + " is " + (reaction.sets[k].reverse ? "reverse" : "forward") +
+             " and set 1 " + (reaction.sets[0].reverse ? "reverse" : "forward") +
+             ", expected one kind per reaction (a reverse, detailed-balance, set on a reaction of its own)");
+      for (std::size_t j = 0; j < k; ++j)
+        if (same_rate_set(reaction.sets[j], reaction.sets[k]))
+          fail("set " + std::to_string(k + 1) + " repeats set " + std::to_string(j + 1) +
+               " (same label, flags and coefficients within 1e-5), so its rate would count twice; expected each set once");
+    }
     std::vector<int> reactants = reaction.reactants, products = reaction.products;
     std::sort(reactants.begin(), reactants.end());
     std::sort(products.begin(), products.end());

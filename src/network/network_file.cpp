@@ -77,6 +77,7 @@ class Parser {
 
   Network parse() {
     Network network;
+    skip_byte_order_mark(in_);  // an editor's BOM is no part of the magic line
     std::vector<std::string> fields = next_line("the magic line 'zoneode-network 1'");
     if (joined(fields) != magic_line)
       fail("bad magic line '" + excerpt(joined(fields)) + "', expected '" + std::string(magic_line) + "'");

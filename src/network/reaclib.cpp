@@ -155,11 +155,11 @@ void parse_header(std::string_view line, const std::string& source, int n, Parse
   } else if (resonance == 'r' || resonance == 'w' || resonance == 's') {
     set.rate.resonance = resonance;
   } else {
-    fail(source, n, std::string("resonance flag '") + resonance + "' in column 48, expected 'n', 'r', 'w', 's' or blank");
+    fail(source, n, "resonance flag '" + printable(std::string(1, resonance)) + "' in column 48, expected 'n', 'r', 'w', 's' or blank");
   }
   const char reverse = line[48];  // column 49
   if (reverse != 'v' && reverse != ' ') {
-    fail(source, n, std::string("reverse flag '") + reverse + "' in column 49, expected 'v' or blank");
+    fail(source, n, "reverse flag '" + printable(std::string(1, reverse)) + "' in column 49, expected 'v' or blank");
   }
   set.rate.reverse = reverse == 'v';
 
@@ -205,6 +205,7 @@ bool reaclib_is_electron_capture(std::string_view label) {
 std::vector<std::string> read_nuclide_list(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open '" + path + "', expected a readable nuclide list");
+  skip_byte_order_mark(in);
   std::vector<std::string> names;
   std::map<std::string, int> first_line;
   std::string line;
@@ -236,6 +237,7 @@ std::vector<std::string> read_nuclide_list(const std::string& path) {
 Network parse_reaclib(std::istream& in, const std::string& source, const std::vector<std::string>& keep,
                       ReaclibSummary* summary) {
   std::vector<std::string> lines;
+  skip_byte_order_mark(in);  // an editor's BOM is no part of the first chapter line
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();  // files written on Windows
     lines.push_back(std::move(line));
@@ -271,21 +273,24 @@ Network parse_reaclib(std::istream& in, const std::string& source, const std::ve
     return Key{set.chapter, set.reactants, set.products, set.rate.label, set.rate.reverse};
   };
   {
-    std::map<Key, const ParsedSet*> first_of_group;
-    // A set given twice (a library concatenated with itself, an edit) would be summed: twice the rate.
-    std::map<std::tuple<Key, std::array<double, 7>, double>, const ParsedSet*> first_copy;
+    // The sets of each key in file order. A set given twice (a library concatenated with itself,
+    // an edit, a copy rounded in its last digits) would be summed: twice the rate. The rule is
+    // the network file's too (same_rate_set).
+    std::map<Key, std::vector<const ParsedSet*>> group_of;
     for (const auto& set : sets) {
-      const auto [copy, new_set] = first_copy.emplace(std::make_tuple(key_of(set), set.rate.a, set.Q_MeV), &set);
-      if (!new_set)
-        fail(source, set.line, "this set repeats the set at line " + std::to_string(copy->second->line) +
-                                   " (same nuclides, label, flags, Q and coefficients), expected each set once: "
-                                   "sets of one reaction are summed, so it would count twice");
-      const auto [it, inserted] = first_of_group.emplace(key_of(set), &set);
-      if (!inserted && !same_q(it->second->Q_MeV, set.Q_MeV)) {
+      std::vector<const ParsedSet*>& group = group_of[key_of(set)];
+      for (const ParsedSet* earlier : group)
+        if (same_rate_set(earlier->rate, set.rate))
+          fail(source, set.line, "this set repeats the set at line " + std::to_string(earlier->line) +
+                                     " (same nuclides, label, flags and coefficients within 1e-5), expected each set "
+                                     "once: sets of one reaction are summed, so it would count twice");
+      if (!group.empty() && !same_q(group.front()->Q_MeV, set.Q_MeV)) {
         const std::string text = "Q value " + format_number(set.Q_MeV) + " MeV differs from " +
-                                 format_number(it->second->Q_MeV) + " MeV at line " + std::to_string(it->second->line + 1);
+                                 format_number(group.front()->Q_MeV) + " MeV at line " +
+                                 std::to_string(group.front()->line + 1);
         fail(source, set.line + 1, text + " (same reaction), expected one Q value for all sets of a reaction");
       }
+      group.push_back(&set);
     }
   }
 

@@ -39,6 +39,7 @@ const std::vector<double>* PartitionTable::find(const std::string& name) const {
 PartitionTable read_partition_table(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError("cannot open '" + path + "', expected a readable partition-function table");
+  skip_byte_order_mark(in);
   PartitionTable table;
   table.source = path;
   std::string text;

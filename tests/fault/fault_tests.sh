@@ -179,6 +179,9 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=1m tmpfs full 2>/dev/null; the
     faults=$((faults + 1))
     check "full disk, $ranks rank(s), exit 1" ends "$ranks" 1 "full$ranks.log" "$zoneode" "${big[@]}" --set output.prefix="$work/full/r$ranks"
     check "full disk, $ranks rank(s), no .partial" no_partial full
+    # Issue 31: "cannot write /abundances" alone; an Open MPI .lock file left beside it.
+    check "full disk, $ranks rank(s), the system's reason" grep -qE "^zoneode: .*No space left on device" "full$ranks.log"
+    check "full disk, $ranks rank(s), no .lock" test -z "$(find full -name '*.lock')"
     rm -f full/*
   done
   faults=$((faults + 1))

@@ -20,11 +20,12 @@ awk '
     if (n[1] == n[2]) intact++; else corrupt++
     next
   }
-  # Issue 18 cases (tests/hostile/files_and_outputs.sh, tests/fault/ranks_disagree.sh, the SIGINT
-  # case of tests/signal_end_to_end.sh), named i18_CLASS_CASE: counted by class, apart.
+  # Issue 18 and 31 cases (tests/hostile/files_and_outputs.sh, tests/fault/ranks_disagree.sh, the
+  # SIGINT case of tests/signal_end_to_end.sh), named i18_CLASS_CASE or i31_CLASS_CASE: counted by
+  # issue and class, apart.
   $1 ~ /^setup_/ { next }  # set-up runs of those scripts: no fault
-  $1 ~ /^i18_/ {
-    split($1, part, "_"); c18 = part[2]
+  $1 ~ /^i(18|31)_/ {
+    split($1, part, "_"); c18 = substr(part[1], 2) " " part[2]
     ok = ($3 == "pass" || $3 == $2)
     n18[c18]++; if (ok) pass18[c18]++
     else { how = class($2); if ($2 == 2) how = "exit 2, another message"; fail18[c18 ": " how]++ }
@@ -49,7 +50,7 @@ awk '
     printf "faulty runs: %d\n", faults
     for (c in f) printf "  %4d  %s\n", f[c], c
     if (kills) printf "kill -9: %d (every final-named file complete: %d, a file incomplete: %d)\n", kills, intact, corrupt
-    for (c in n18) printf "issue 18 %-8s %3d cases, %3d as specified\n", c, n18[c], pass18[c] + 0
+    for (c in n18) printf "issue %-11s %3d cases, %3d as specified\n", c, n18[c], pass18[c] + 0
     for (c in fail18) printf "  not as specified, %s: %d\n", c, fail18[c]
   }
 ' "$1"

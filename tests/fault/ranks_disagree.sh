@@ -108,5 +108,22 @@ check "SIGUSR1 in MPI_Init of one process: exit 75" ends i18_exit_early_single 7
   "$zoneode" "${deck[@]}" --set output.prefix="$work/early/single"
 check "  nothing left" no_litter early
 
+# ==== Issue 31 ====
+# ---- Rank 1 reads another partition-function table at the same path: its zones were 50% off, exit 0.
+cp "$source_dir/inputs/data/partition_functions/rt2000_frdm_rpz24.txt" table.txt
+awk '$1 == "o17" { for (i = 2; i <= NF; i++) $i = $i * 2 } 1' table.txt >table_other.txt  # o17's G doubled
+mkdir tables
+check "another partition table on rank 1 refused" ends i31_agree_table_one_rank 2 \
+  "the ranks see different networks: rank 0: network hash ([0-9a-f]+) \(with physics\.partition_table '.*table\.txt', [0-9]+ bytes, content [0-9a-f]+\); rank 1: network hash [0-9a-f]+ .*every rank must read the same network and data files" \
+  "${shimmed[@]}" -x ZONEODE_FAULT_SWAP="$work/table.txt:$work/table_other.txt" -n 2 "$zoneode" "${deck[@]}" \
+  --set physics.partition_functions=true --set physics.partition_table="$work/table.txt" --set output.prefix="$work/tables/t"
+check "  before any work" not_integrated i31_agree_table_one_rank
+check "  no file written" test -z "$(ls tables)"
+# ---- A signal among the shared libraries' constructors, before main: status 138, no word.
+check "SIGUSR1 in a library constructor: exit 75" ends i31_signal_constructor 75 "^checkpoint: .*early/constructor_checkpoint\.h5 outer_step 1$" \
+  -x LD_PRELOAD="$shim" -x ZONEODE_FAULT_PATH=/no-such-file-is-written -x ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR=USR1 -n 1 \
+  "$zoneode" "${deck[@]}" --set output.prefix="$work/early/constructor"
+check "  the checkpoint is step 1" same ref_step000001.h5 early/constructor_checkpoint.h5
+
 echo "ranks_disagree: $passes checks passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -17,6 +17,11 @@
 //   ZONEODE_FAULT_SIGNAL_IN_MPI_INIT  USR1, TERM or INT: raised at the start of MPI_Init(_thread),
 //                        the half second before a run installed its handlers (ranks: all, or
 //                        ZONEODE_FAULT_RANK)
+// Issue 31: a signal earlier still, and the system's reason on a full disk:
+//   ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR  USR1, TERM or INT: raised by this library's constructor,
+//                        among the shared libraries' constructors (Open MPI's, HDF5's), before main;
+//                        give it to the ranks alone (mpiexec -x): a singleton run's Open MPI daemon
+//                        would inherit it and die of it
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -211,6 +216,14 @@ MKSTEMP_LIKE(mkstemp64)
 
 static void signal_in_mpi_init(void) {
   const char* name = getenv("ZONEODE_FAULT_SIGNAL_IN_MPI_INIT");
+  if (name == NULL || *name == '\0' || !fault_rank_here()) return;
+  raise(strcmp(name, "TERM") == 0 ? SIGTERM : strcmp(name, "INT") == 0 ? SIGINT : SIGUSR1);
+}
+
+// ---- Issue 31: a signal among the libraries' constructors ----
+
+__attribute__((constructor)) static void signal_in_constructor(void) {
+  const char* name = getenv("ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR");
   if (name == NULL || *name == '\0' || !fault_rank_here()) return;
   raise(strcmp(name, "TERM") == 0 ? SIGTERM : strcmp(name, "INT") == 0 ? SIGINT : SIGUSR1);
 }

@@ -221,6 +221,123 @@ check "network export onto the deck" refused i18_loss_export_deck "--output 'exp
 check "  left as it was" as_it_was export
 check "a summary rewrites an earlier summary" runs i18_ok_summary_again "$deck" "${small[@]}" --summary summary.json
 check "  (again)" runs i18_ok_summary_again2 "$deck" "${small[@]}" --summary summary.json
+# ==== Issue 31: a third campaign. Cases named i31_CLASS_CASE (tests/fault/outcomes.sh). ====
+# ---- Data loss: an input named like an output's temporary file (OUTPUT.partial, written first,
+# then renamed away) was truncated and lost, exit 0.
+fresh partial_deck
+cp deck/deck.yaml partial_deck/o_step000001.h5.partial 2>/dev/null || cp "$deck" partial_deck/o_step000001.h5.partial
+cp partial_deck/o_step000001.h5.partial partial_deck.kept/
+check "a deck named like a state file's .partial" refused i31_loss_deck_partial \
+  "the state file 'partial_deck/o_step000001\.h5' of outer step 1 is written first as 'partial_deck/o_step000001\.h5\.partial', which is the deck" \
+  partial_deck/o_step000001.h5.partial "${small[@]}" --set output.prefix=partial_deck/o --force
+check "  left as it was" as_it_was partial_deck
+fresh partial_summary
+cp "$deck" partial_summary/s.json.partial && cp partial_summary/s.json.partial partial_summary.kept/
+check "a deck named like the summary's .partial" refused i31_loss_summary_partial \
+  "summary 'partial_summary/s\.json' is written first as 'partial_summary/s\.json\.partial', which is the deck" \
+  partial_summary/s.json.partial "${small[@]}" --summary partial_summary/s.json
+check "  left as it was" as_it_was partial_summary
+rm -r partial_deck partial_deck.kept partial_summary partial_summary.kept  # the .partial-named inputs
+
+# ---- A write that stalls: parallel HDF5 writes compressed chunks collectively (chunk_zones 1 +
+# gzip-1 on 8,000 zones wrote for 107 s, then failed).
+check "8,000 one-zone compressed chunks refused" refused i31_stall_tiny_chunks \
+  "output\.chunk_zones: 1 zones per chunk make 8000 compressed chunks per dataset of 8000 zones; .*expected at most 4096 chunks \(chunk_zones >= 2\)" \
+  "$deck" --quiet --set zones.count=8000 --set integrator.end_time=1e-6 --set output.chunk_zones=1 \
+  --set output.compression=gzip-1 --set output.prefix="$work/i31_stall_tiny_chunks/o"
+
+# ---- The partition table: in the restart check, and a table naming none of the species.
+shipped_table="$source_dir/inputs/data/partition_functions/rt2000_frdm_rpz24.txt"
+cp "$shipped_table" table.txt
+pf=(--set physics.partition_functions=true --set physics.partition_table="$work/table.txt")
+check "partition-function run, 2 steps" runs setup_pf "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/o"
+awk '$1 == "o17" { for (i = 2; i <= NF; i++) $i = $i * 2 } 1' "$shipped_table" >table.txt  # o17's G doubled
+check "restart after the table was edited" refused i31_agree_restart_table \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+ \(with partition functions the hash covers the table's content: was the table edited" \
+  "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
+cp "$shipped_table" table.txt
+check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 \
+  --set output.prefix="$work/pf/ok" --restart pf/o_step000001.h5
+printf 'T9 1 2\nzz999 1.5 2.5\n' >foreign_table.txt
+check "a table naming none of the species" refused i31_agree_table_foreign \
+  "physics\.partition_table '.*foreign_table\.txt' names none of the network's 16 species: none of its rows applies to this network: expected a table with rows for the network's nuclides" \
+  "$deck" "${small[@]}" --set physics.partition_functions=true --set physics.partition_table="$work/foreign_table.txt"
+
+# ---- Network files and REACLIB: one set rule for both readers, strict names and masses.
+{ sed -n '1,26p' "$network_file"; sed -n '27p' "$network_file" | sed 's/sets 1$/sets 2/'; sed -n '28p;28p' "$network_file"; sed -n '29,$p' "$network_file"; } >set_twice.network
+network_deck set_twice.yaml "{source: file, file: set_twice.network}"
+check "a set repeated in one network-file reaction" refused i31_strict_set_twice_file \
+  "set_twice\.network:27: reaction li7 \+ he4 -> b11 .*: set 2 repeats set 1 \(same label, flags and coefficients within 1e-5\)" set_twice.yaml --quiet
+{ sed -n '1,28p' "$network_file" | sed '27s/sets 1$/sets 2/'; sed -n '28p' "$network_file" | sed 's/ 16\.766534615046158 / 16.766536 /'; sed -n '29,$p' "$network_file"; } >set_near.network
+network_deck set_near.yaml "{source: file, file: set_near.network}"
+check "a set repeated with a0 rounded" refused i31_strict_set_near_file "set_near\.network:27: .*set 2 repeats set 1" set_near.yaml --quiet
+# Reaction 4 (b11 -> li7 he4) has one reverse set: a forward set added before or after it.
+forward_set='  set gen n 0 1.5 0 0 0 0 0 0'
+{ sed -n '1,29p' "$network_file" | sed '29s/sets 1$/sets 2/'; sed -n '30p' "$network_file"; echo "$forward_set"; sed -n '31,$p' "$network_file"; } >mixed_after.network
+{ sed -n '1,29p' "$network_file" | sed '29s/sets 1$/sets 2/'; echo "$forward_set"; sed -n '30,$p' "$network_file"; } >mixed_before.network
+for order in after before; do
+  network_deck "mixed_$order.yaml" "{source: file, file: mixed_$order.network}"
+  check "forward and reverse sets in one reaction ($order)" refused "i31_strict_mixed_sets_$order" \
+    "mixed_$order\.network:29: reaction b11 -> li7 \+ he4 .*: set 2 is (forward|reverse) and set 1 (reverse|forward), expected one kind per reaction" \
+    "mixed_$order.yaml" --quiet
+done
+sed -E 's/(^| )o18( |$)/\1o%0018\2/g; s/(^| )o18( |$)/\1o%0018\2/g' "$network_file" >nul_name.network
+network_deck nul_name.yaml "{source: file, file: nul_name.network}"
+check "a species name with an escaped NUL" refused i31_strict_nul_name \
+  "nul_name\.network: species 'o\\\\x0018': a control byte in the name, expected printable characters" nul_name.yaml --quiet
+sed '8s/^li7 3 7 .*/li7 3 7 1e308/' "$network_file" >mass_huge.network
+network_deck mass_huge.yaml "{source: file, file: mass_huge.network}"
+check "a mass excess of 1e308 MeV" refused i31_strict_mass_excess \
+  "mass_huge\.network: species 'li7': mass excess 1e\+308 MeV, expected \|mass excess\| <= 70 MeV" mass_huge.yaml --quiet
+# REACLIB: the set of the issue-18 case again, with Q in the 9th digit or a0 in the 7th changed.
+printf '%s\n%s\n' "$be7_set" "${be7_set/8.63000e-01/0.863000001}" >q_near.reaclib
+small_network_deck q_near.yaml "{source: reaclib, file: q_near.reaclib, nuclides: [be7, li7]}"
+check "REACLIB set repeated, Q in the 9th digit" refused i31_strict_reaclib_q_near "q_near\.reaclib:5: this set repeats the set at line 1" q_near.yaml --quiet
+printf '%s\n%s\n' "$be7_set" "${be7_set/-2.383280e+01/-2.383281e+01}" >a0_near.reaclib
+small_network_deck a0_near.yaml "{source: reaclib, file: a0_near.reaclib, nuclides: [be7, li7]}"
+check "REACLIB set repeated, a0 in the 7th digit" refused i31_strict_reaclib_a0_near "a0_near\.reaclib:5: this set repeats the set at line 1" a0_near.yaml --quiet
+
+# ---- Numbers read strictly: deck, environment.
+check "kernel_config 4294967552x8" refused i31_numbers_kernel_config \
+  "run\.kernel_config: expected BLOCKxGROUPxMIN_BLOCKS or BLOCKxGROUP, whole numbers .*got '4294967552x8'" \
+  "$deck" "${small[@]}" --set run.kernel_config=4294967552x8
+check "atol 1e300" refused i31_numbers_atol "integrator\.atol: expected a number in \(0, 1\] \(an absolute error in mol/g; abundances are at most 1, so a larger atol turns the error control off\), got '1e300'" \
+  "$deck" "${small[@]}" --set integrator.atol=1e300
+timeout_env() { local value=$1; shift; ZONEODE_WRITE_TIMEOUT_S=$value "$@"; }
+check "ZONEODE_WRITE_TIMEOUT_S=abc" timeout_env abc refused i31_numbers_timeout_abc \
+  "environment variable ZONEODE_WRITE_TIMEOUT_S='abc': expected a number of seconds > 0" "$deck" "${small[@]}" --set output.prefix="$work/timeout/a"
+check "ZONEODE_WRITE_TIMEOUT_S=1e3 runs" timeout_env 1e3 runs i31_ok_timeout_1e3 "$deck" "${small[@]}" --set output.prefix="$work/timeout/b"
+
+# ---- Messages: a BOM accepted, control bytes escaped, the real start time, --list-kernels.
+bom=$'\xef\xbb\xbf'
+{ printf '%s' "$bom"; cat "$network_file"; } >bom.network
+network_deck bom.yaml "{source: file, file: bom.network}"
+check "a network file with a BOM runs" runs i31_unclear_bom_network bom.yaml --quiet
+{ printf '%s' "$bom"; printf '%s\n' "$be7_set"; } >bom.reaclib
+printf '%sbe7\nli7\n' "$bom" >bom_nuclides.txt
+small_network_deck bom_reaclib.yaml "{source: reaclib, file: bom.reaclib, nuclides_file: bom_nuclides.txt}"
+check "a REACLIB library and nuclide list with a BOM run" runs i31_unclear_bom_reaclib bom_reaclib.yaml --quiet
+{ printf '%s' "$bom"; cat "$shipped_table"; } >bom_table.txt
+check "a partition table with a BOM runs" runs i31_unclear_bom_table "$deck" "${small[@]}" --set physics.partition_functions=true \
+  --set physics.partition_table="$work/bom_table.txt"
+esc=$'\x1b'
+sed "3s/^name .*/name red${esc}[31mname/; 5s/^n 0 1 .*/n 0 1 8.07${esc}[2J/" "$network_file" >esc_error.network
+network_deck esc_error.yaml "{source: file, file: esc_error.network}"
+no_raw_escape() { ! grep -q "$esc" "$1.log" || { echo "  a raw ESC byte in $1.log"; return 1; }; }
+check "an ESC sequence in a network file's error, escaped" refused i31_unclear_escape_error "esc_error\.network:5: bad number '8\.07\\\\x1b\[2J'" esc_error.yaml --quiet
+check "  no raw ESC byte" no_raw_escape i31_unclear_escape_error
+sed "3s/^name .*/name red${esc}[31mname/" "$network_file" >esc_name.network
+network_deck esc_name.yaml "{source: file, file: esc_name.network}"
+header_escaped() { runs "$@" && grep -q 'network red\\x1b\[31mname (hash' "$1.log" && no_raw_escape "$1"; }
+check "an ESC sequence in the network name, escaped in the run header" header_escaped i31_unclear_escape_header esc_name.yaml
+check "end_time <= start_time names the start time" refused i31_unclear_start_time \
+  "integrator\.end_time: expected a time > start_time \(1e-09 s\), got 1e-10" "$deck" "${small[@]}" --set integrator.start_time=1e-9 --set integrator.end_time=1e-10
+list_kernels_said() {
+  "$zoneode" --list-kernels >kernels.out 2>kernels.err || return 1
+  [ -s kernels.out ] || grep -q "no GPU kernel variants: this binary was built without a GPU backend" kernels.err
+}
+check "--list-kernels says what it has" list_kernels_said
+
 check "no .partial left" test -z "$(find "$work" -name '*.partial')"
 
 echo "files_and_outputs: $passes passed, $failures failed"
