@@ -206,6 +206,22 @@ TEST_F(DeckTest, UnknownNetworkSourceIsADeckErrorAtItsKey) {
       << by_override;
 }
 
+// The GPU's explicit methods do not carry T9 in the state (kernels/README.md): self-heating with
+// them on the GPU is refused at its key before any work; the implicit method and the CPU take it.
+TEST_F(DeckTest, SelfHeatingWithAnExplicitMethodOnTheGpuIsRefusedAtItsKey) {
+  for (const char* method : {"asymptotic", "qss2"}) {
+    const std::string message =
+        error_of(valid_deck, {"physics.self_heating=true", "run.backend=gpu", std::string("integrator.method=") + method});
+    EXPECT_NE(message.find(std::string("physics.self_heating: expected false with integrator.method ") + method +
+                           " on run.backend gpu"),
+              std::string::npos)
+        << message;
+  }
+  EXPECT_TRUE(load_deck(write(valid_deck), {"physics.self_heating=true", "run.backend=gpu", "integrator.method=implicit"})
+                  .physics.self_heating);
+  EXPECT_TRUE(load_deck(write(valid_deck), {"physics.self_heating=true", "integrator.method=qss2"}).physics.self_heating);
+}
+
 TEST_F(DeckTest, UnknownProfileIsADeckErrorAtItsKey) {
   const std::string message = error_of(replaced(valid_deck, "profile: log,", "profile: spiral,"));
   EXPECT_NE(message.find("deck.yaml:7:22: zones.density.profile: expected one of constant, linear, log, random, log_random, "

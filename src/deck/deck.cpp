@@ -226,8 +226,10 @@ ValidationDeck read_validation(DeckSection section) {
 
 // Every key written out (the resolved deck says what was modelled), all off by default. Every
 // option runs with every method on both backends (the GPU's in each kernel's physics
-// instantiation: kernels/asymptotic/zone_team_physics.hpp, implicit_team.hpp).
-PhysicsOptions read_physics(DeckSection section) {
+// instantiation: kernels/asymptotic/zone_team_physics.hpp, implicit_team.hpp), except
+// self-heating with the explicit methods on the GPU: their team kernels do not carry T9 in the
+// state as the CPU's methods do (kernels/README.md), so that is refused here, before any work.
+PhysicsOptions read_physics(DeckSection section, IntegrationMethod method, BackendKind backend) {
   PhysicsOptions physics;
   physics.screening = section.choice("screening", ScreeningKind::none, screening_kinds, screening_kind_name);
   physics.partition_functions = section.boolean("partition_functions", false);
@@ -242,6 +244,12 @@ PhysicsOptions read_physics(DeckSection section) {
   else if (section.has("partition_missing"))
     section.fail("partition_missing", "partition_functions: true with a partition_missing");
   physics.self_heating = section.boolean("self_heating", false);
+  if (physics.self_heating && backend == BackendKind::gpu && method != IntegrationMethod::implicit)
+    section.fail("self_heating",
+                 "false with integrator.method " + std::string(integration_method_name(method)) +
+                     " on run.backend gpu (its GPU kernels do not carry T9 in the state; use run.backend cpu or "
+                     "integrator.method implicit)",
+                 "true");
   physics.neutrino_losses = section.boolean("neutrino_losses", false);
   section.finish();
   return physics;
@@ -268,7 +276,7 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
-  deck.physics = read_physics(root.section("physics"));
+  deck.physics = read_physics(root.section("physics"), deck.integrator.method, deck.run.backend);
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;

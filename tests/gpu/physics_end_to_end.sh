@@ -84,13 +84,16 @@ against_cpu() {
     { echo "FAIL: $cell $variant within $rtol of the cpu"; failures=$((failures + 1)); }
   echo "RESULT $cell $variant $(worst "$gpu_run-compare.json" 2>/dev/null || echo nan) $verdict"
 }
-# refused CELL VARIANT LOG ARGS...: a GPU run the backend must refuse (self-heating with an explicit
+# refused CELL VARIANT LOG ARGS...: a GPU run the deck must refuse (self-heating with an explicit
 # method), its message naming the option; counted as a check. The CPU rehearsal (PHYSICS_FAKE_GPU=1)
 # has no such refusal: the cell is skipped there.
 refused() {
   local cell=$1 variant=$2 log=$3 verdict=ok; shift 3
   if [ "${PHYSICS_FAKE_GPU:-0}" = 1 ]; then echo "RESULT $cell $variant refused skip"; return 0; fi
-  if "$zoneode" "$@" >"$log" 2>&1 || ! grep -q "physics.self_heating: integrator.method" "$log"; then verdict=FAIL; fi
+  local status=0
+  "$zoneode" "$@" >"$log" 2>&1 || status=$?
+  # Refused by the deck, before any work: exit 2 at the key (src/deck/deck.cpp, read_physics).
+  if [ "$status" -ne 2 ] || ! grep -q "physics.self_heating: expected false with integrator.method" "$log"; then verdict=FAIL; fi
   [ "$verdict" = ok ] && passes=$((passes + 1)) ||
     { echo "FAIL: $cell $variant not refused with the self-heating message"; failures=$((failures + 1)); }
   echo "RESULT $cell $variant refused $verdict"
