@@ -35,6 +35,7 @@
 #include "network/generator.hpp"
 #include "network/reaclib.hpp"
 #include "network_testing.hpp"
+#include "team_testing.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ZONEODE_EMULATION_ASAN 1
@@ -392,10 +393,7 @@ struct Shape {
   bool stage_network, stage_zone;
 };
 
-struct Zone {
-  double T9, rho;
-  std::vector<double> Y;
-};
+using Zone = TeamTestZone;
 
 struct Outcome {
   std::vector<double> Y;  // [zone][species]
@@ -496,24 +494,7 @@ Distance distance(const Outcome& serial, const Outcome& team, int species) {
   return d;
 }
 
-std::vector<Zone> zones_of(const Network& network, int count) {
-  std::vector<Zone> zones;
-  const int he4 = network.find_species("he4"), c12 = network.find_species("c12"), p = network.find_species("p");
-  for (int z = 0; z < count; ++z) {
-    Zone zone{1.0 + 0.7 * z, 1e5 * std::pow(10.0, z), std::vector<double>(network.species_count(), 0.0)};
-    if (he4 < 0) {
-      zone.Y[0] = 1.0 / network.species[0].A;  // an analytic network: all in its first species
-    } else if (p >= 0 && c12 < 0) {
-      zone.Y[p] = 0.7;
-      zone.Y[he4] = 0.3 / 4;
-    } else {
-      zone.Y[he4] = 0.9 / 4;  // quick.yaml's composition
-      zone.Y[c12] = 0.1 / 12;
-    }
-    zones.push_back(zone);
-  }
-  return zones;
-}
+std::vector<Zone> zones_of(const Network& network, int count) { return team_test_zones(network, count, 0.7, 10.0); }
 
 // The schedules a test covers: geometric (quick.yaml's), geometric with renormalisation (every
 // accepted state rescaled: the kernels' scale != 1 branches), adaptive with rejected steps.

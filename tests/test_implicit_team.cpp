@@ -24,6 +24,7 @@
 #include "network/compact.hpp"
 #include "network/generator.hpp"
 #include "network/reaclib.hpp"
+#include "team_testing.hpp"
 
 namespace zoneode {
 namespace {
@@ -136,29 +137,9 @@ Network with_captures(Network network) {
   return network;
 }
 
-struct Zone {
-  double T9, rho;
-  std::vector<double> Y;
-};
+using Zone = TeamTestZone;
 
-std::vector<Zone> zones_of(const Network& network, int count) {
-  std::vector<Zone> zones;
-  for (int z = 0; z < count; ++z) {
-    Zone zone{1.0 + 0.3 * z, 1e5 * std::pow(4.0, z), std::vector<double>(network.species_count(), 0.0)};
-    const int he4 = network.find_species("he4"), c12 = network.find_species("c12"), p = network.find_species("p");
-    if (he4 < 0) {
-      zone.Y[0] = 1.0 / network.species[0].A;  // an analytic network: all in its first species
-    } else if (p >= 0 && c12 < 0) {
-      zone.Y[p] = 0.7;
-      zone.Y[he4] = 0.3 / 4;
-    } else {
-      zone.Y[he4] = 0.9 / 4;
-      zone.Y[c12] = 0.1 / 12;
-    }
-    zones.push_back(zone);
-  }
-  return zones;
-}
+std::vector<Zone> zones_of(const Network& network, int count) { return team_test_zones(network, count, 0.3, 4.0); }
 
 IntegratorSettings settings_for(StepSchedule schedule, double end_time) {
   IntegratorSettings s;
