@@ -240,11 +240,15 @@ check "  left as it was" as_it_was partial_summary
 rm -r partial_deck partial_deck.kept partial_summary partial_summary.kept  # the .partial-named inputs
 
 # ---- A write that stalls: parallel HDF5 writes compressed chunks collectively (chunk_zones 1 +
-# gzip-1 on 8,000 zones wrote for 107 s, then failed).
-check "8,000 one-zone compressed chunks refused" refused i31_stall_tiny_chunks \
-  "output\.chunk_zones: 1 zones per chunk make 8000 compressed chunks per dataset of 8000 zones; .*expected at most 4096 chunks \(chunk_zones >= 2\)" \
-  "$deck" --quiet --set zones.count=8000 --set integrator.end_time=1e-6 --set output.chunk_zones=1 \
-  --set output.compression=gzip-1 --set output.prefix="$work/i31_stall_tiny_chunks/o"
+# gzip-1 on 8,000 zones wrote for 107 s, then failed). The limit is parallel HDF5's: a serial-HDF5
+# build writes them (slowly) and is not asked.
+header=$("$zoneode" "$deck" --quiet --set zones.count=1 --set integrator.end_time=1e-9 --set output.prefix= 2>/dev/null)
+if [[ ${header%%$'\n'*} == *"parallel HDF5"* ]]; then  # the run header's first line names the HDF5 build
+  check "8,000 one-zone compressed chunks refused" refused i31_stall_tiny_chunks \
+    "output\.chunk_zones: 1 zones per chunk make 8000 compressed chunks per dataset of 8000 zones; .*expected at most 4096 chunks \(chunk_zones >= 2\)" \
+    "$deck" --quiet --set zones.count=8000 --set integrator.end_time=1e-6 --set output.chunk_zones=1 \
+    --set output.compression=gzip-1 --set output.prefix="$work/i31_stall_tiny_chunks/o"
+fi
 
 # ---- The partition table: in the restart check, and a table naming none of the species.
 shipped_table="$source_dir/inputs/data/partition_functions/rt2000_frdm_rpz24.txt"
