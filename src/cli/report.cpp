@@ -174,7 +174,7 @@ void print_summary(const RunSummary& s, std::ostream& out) {
     out << line;
   }
   out << "  result hash      " << s.result_hash << "\n";
-  out << partition_untabulated_warning(s) << weak_screening_warning(s);
+  out << partition_untabulated_warning(s) << partition_held_warning(s) << weak_screening_warning(s);
   if (s.stopped_after_outer_step >= 0) {
     out << "  stopped early    after outer step " << s.stopped_after_outer_step << " by a signal; checkpoint "
         << (s.checkpoint.empty() ? std::string("none (no output.prefix)") : s.checkpoint) << "\n";
@@ -188,6 +188,15 @@ std::string partition_untabulated_warning(const RunSummary& s) {
   return "  warning          partition functions: G = 1 for " + std::to_string(s.partition_untabulated.size()) +
          " nuclide(s) of reverse rates untabulated in " + s.partition_table + ": " + names +
          " (physics.partition_missing: unity)\n";
+}
+
+std::string partition_held_warning(const RunSummary& s) {
+  if (!s.partition_functions || s.partition_held.empty()) return "";
+  std::string names;
+  for (const std::string& name : s.partition_held) names += (names.empty() ? "" : ", ") + name;
+  return "  warning          partition functions: no high-temperature row for " + std::to_string(s.partition_held.size()) +
+         " nuclide(s) of reverse rates in " + s.partition_table + ", G held at its last tabulated value above: " +
+         names + "\n";
 }
 
 std::string weak_screening_warning(const RunSummary& s) {
@@ -271,6 +280,9 @@ std::string summary_json(const RunSummary& s) {
     out << "  \"partition_untabulated\": [";
     for (std::size_t k = 0; k < s.partition_untabulated.size(); ++k)
       out << (k ? ", " : "") << json_string(s.partition_untabulated[k]);
+    out << "],\n";
+    out << "  \"partition_held\": [";
+    for (std::size_t k = 0; k < s.partition_held.size(); ++k) out << (k ? ", " : "") << json_string(s.partition_held[k]);
     out << "],\n";
   }
   if (s.weak_screening) {

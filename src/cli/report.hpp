@@ -78,6 +78,7 @@ struct RunSummary {
   // Physics caveats. Partition functions on: the nuclides of reverse rates taken as G = 1.
   bool partition_functions = false;
   std::vector<std::string> partition_untabulated;
+  std::vector<std::string> partition_held;   // "na19 (T9 > 10)": G held above its row's last T9
   std::string partition_table;
   // physics.screening: weak, checked at each outer step's start and end: the most zones with a
   // reaction's H > 1 at one check, and the largest H seen (physics/screening.hpp).
@@ -98,6 +99,8 @@ std::string self_check_line(const SelfCheckResult& check);
 std::string summary_json(const RunSummary& summary);
 // The caveat lines of the physics options ("" when none): G = 1 nuclides, weak screening beyond H = 1.
 std::string partition_untabulated_warning(const RunSummary& summary);
+// "" or the line naming the nuclides whose G the table holds above a T9 (no high-temperature row).
+std::string partition_held_warning(const RunSummary& summary);
 std::string weak_screening_warning(const RunSummary& summary);
 
 }  // namespace zoneode

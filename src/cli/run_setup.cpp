@@ -152,10 +152,12 @@ void load_inputs(Run& run) {
     RunSummary& summary = run.summary;
     summary.partition_functions = true;
     summary.partition_untabulated = run.compact->pf_untabulated;
+    summary.partition_held = run.compact->pf_held;
     summary.partition_table = run.compact->pf_table;
-    const std::string warning = partition_untabulated_warning(summary);
-    run.out << warning;
-    if (!warning.empty() && run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
+    for (const std::string& warning : {partition_untabulated_warning(summary), partition_held_warning(summary)}) {
+      run.out << warning;
+      if (!warning.empty() && run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
+    }
   }
   if (run.network_hash = integrated.hash; integrated.hash != hex64(network_hash(run.network)))
     run.out << "  state files carry " << integrated.described << "\n";

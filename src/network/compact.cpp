@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/errors.hpp"
+#include "common/numbers.hpp"
 #include "physics/neutrinos.hpp"
 #include "physics/partition_table.hpp"
 
@@ -102,6 +103,11 @@ void CompactNetwork::add_partition_functions(const Network& network) {
   }
   for (std::size_t i = 0; i < untabulated.size(); ++i)
     if (untabulated[i]) pf_untabulated.push_back(network.species[i].name);
+  for (const auto& [species, row] : row_of_species) {  // species order
+    const std::string& name = network.species[species].name;
+    if (const double last_T9 = table.tabulated_to_T9(name); last_T9 < table.grid_T9.back())
+      pf_held.push_back(name + " (T9 > " + format_number(last_T9) + ")");
+  }
   if (!pf_untabulated.empty() && physics_.partition_missing == PartitionMissing::refuse) {
     throw InputError("physics.partition_missing: refuse: the partition-function table '" + pf_table + "' has no G for " +
                      std::to_string(pf_untabulated.size()) + " nuclide(s) of reverse rates: " +

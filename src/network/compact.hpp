@@ -79,6 +79,9 @@ class CompactNetwork {
   // Species of reverse rates that the table lacks (in species order), taken as G = 1 under
   // physics.partition_missing: unity (the run names them); refuse makes them an input error.
   std::vector<std::string> pf_untabulated;
+  // Species of reverse rates whose table row stops early ("held", e.g. no Rauscher 2003 row above
+  // T9 10): "na19 (T9 > 10)", in species order; the run names them.
+  std::vector<std::string> pf_held;
   std::string pf_table;                 // the table read
   std::string partition_untabulated_list() const;  // "p, he4, ..." of pf_untabulated
 

@@ -4,9 +4,11 @@
 // rate of the reaction as written is multiplied by G_products / G_reactants at T9 (Rauscher &
 // Thielemann 2000 eq. 12-13; pynucastro's docs, "Reverse Rates"), where G is the normalised
 // partition function (1 with the ground state alone). The table (inputs/data/partition_functions)
-// gives G on a T9 grid; between grid points log10 G is interpolated linearly in T9, as the
-// pynucastro-generated networks of AMReX Microphysics do (partition_functions.H), and outside the
-// grid the end value is held (pynucastro's constant extrapolation). Host/device.
+// gives G on a T9 grid (the shipped one: 0.01-10 GK from Rauscher & Thielemann 2000, 12-275 GK
+// from Rauscher 2003, joined as pynucastro does); between grid points log10 G is interpolated
+// linearly in T9, as the pynucastro-generated networks of AMReX Microphysics do
+// (partition_functions.H), and outside the grid the end value is held (pynucastro's constant
+// extrapolation). Host/device.
 #pragma once
 
 #include <cmath>

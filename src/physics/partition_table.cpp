@@ -19,9 +19,15 @@ namespace {
   throw InputError(path + ":" + std::to_string(line) + ": " + what);
 }
 
-std::vector<double> numbers(std::istringstream& fields, const std::string& path, int line) {
+std::vector<std::string> rest_of_line(std::istringstream& fields) {
+  std::vector<std::string> rest;
+  for (std::string field; fields >> field;) rest.push_back(field);
+  return rest;
+}
+
+std::vector<double> numbers(const std::vector<std::string>& fields, const std::string& path, int line) {
   std::vector<double> values;
-  for (std::string field; fields >> field;) {
+  for (const std::string& field : fields) {
     const std::optional<double> value = parse_whole_number(field);
     if (!value) fail(path, line, "'" + excerpt(field) + "' is not a number, expected a finite number");
     values.push_back(*value);
@@ -34,6 +40,11 @@ std::vector<double> numbers(std::istringstream& fields, const std::string& path,
 const std::vector<double>* PartitionTable::find(const std::string& name) const {
   const auto it = G.find(name);
   return it == G.end() ? nullptr : &it->second;
+}
+
+double PartitionTable::tabulated_to_T9(const std::string& name) const {
+  const auto it = held_above_T9.find(name);
+  return it == held_above_T9.end() ? grid_T9.back() : it->second;
 }
 
 PartitionTable read_partition_table(const std::string& path) {
@@ -50,7 +61,7 @@ PartitionTable read_partition_table(const std::string& path) {
     if (!(fields >> name)) continue;
     if (name == "T9") {
       if (!table.grid_T9.empty()) fail(path, line, "a second T9 line, expected one grid");
-      table.grid_T9 = numbers(fields, path, line);
+      table.grid_T9 = numbers(rest_of_line(fields), path, line);
       if (table.grid_T9.size() < 2) fail(path, line, "T9 grid of fewer than 2 points, expected at least 2");
       for (std::size_t k = 1; k < table.grid_T9.size(); ++k)
         if (!(table.grid_T9[k] > table.grid_T9[k - 1])) fail(path, line, "T9 grid not increasing, expected increasing T9");
@@ -59,14 +70,29 @@ PartitionTable read_partition_table(const std::string& path) {
     }
     if (table.grid_T9.empty()) fail(path, line, "nuclide '" + excerpt(name) + "' before the T9 line, expected the grid first");
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::vector<double> values = numbers(fields, path, line);
-    if (values.size() != table.grid_T9.size()) {
+    // A row may stop early only by saying so ("held"): a value missing by mistake is refused.
+    std::vector<std::string> fields_after_name = rest_of_line(fields);
+    const bool held = !fields_after_name.empty() && fields_after_name.back() == "held";
+    if (held) fields_after_name.pop_back();
+    std::vector<double> values = numbers(fields_after_name, path, line);
+    const std::size_t points = table.grid_T9.size();
+    if (held && (values.empty() || values.size() >= points)) {
+      fail(path, line, "nuclide '" + excerpt(name) + "' has " + std::to_string(values.size()) +
+                           " values before 'held', expected 1 to " + std::to_string(points - 1) +
+                           " (held: G at the first T9s, its last value held above)");
+    }
+    if (!held && values.size() != points) {
       fail(path, line, "nuclide '" + excerpt(name) + "' has " + std::to_string(values.size()) + " values, expected " +
-                           std::to_string(table.grid_T9.size()) + " (one per T9)");
+                           std::to_string(points) + " (one per T9; a row that stops early ends in 'held')");
     }
     for (double g : values)
       if (!(g > 0.0)) fail(path, line, "nuclide '" + excerpt(name) + "' has G " + format_number(g) + ", expected G > 0");
-    if (!table.G.emplace(name, std::move(values)).second) fail(path, line, "nuclide '" + excerpt(name) + "' listed twice, expected once");
+    if (table.G.count(name)) fail(path, line, "nuclide '" + excerpt(name) + "' listed twice, expected once");
+    if (held) {
+      table.held_above_T9[name] = table.grid_T9[values.size() - 1];
+      values.resize(points, values.back());
+    }
+    table.G.emplace(name, std::move(values));
   }
   if (in.bad()) throw InputError(path + ": read error");
   if (table.grid_T9.empty()) throw InputError(path + ": no T9 line, expected a T9 grid and one line per nuclide");

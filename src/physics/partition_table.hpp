@@ -12,8 +12,13 @@ struct PartitionTable {
   std::string source;                  // the file read
   std::vector<double> grid_T9;         // [GK], increasing
   std::map<std::string, std::vector<double>> G;  // nuclide name (lower case) -> G at grid_T9
+  // Nuclides whose row ends in "held" -> the last T9 [GK] it tabulates; G holds that value above
+  // it (filled in G), and a run names them. Rows covering the whole grid are not listed.
+  std::map<std::string, double> held_above_T9;
   // G of a nuclide, or nullptr when the table has none (its G is then 1).
   const std::vector<double>* find(const std::string& name) const;
+  // The last T9 [GK] a nuclide's row tabulates: the grid's end unless its row is held.
+  double tabulated_to_T9(const std::string& name) const;
 };
 
 // Reads a table; throws InputError (file:line: what, expected what) on malformed input.
