@@ -32,14 +32,35 @@ trap 'rm -rf "$work"' EXIT
     cuda_pick[$v]=$(sed -n 's|^// resources: gfx90a \([^,]*\), sm_90 \([^ ]*\).*|\2|p' "kernels/asymptotic/$v.hip")
     [ -n "${hip_pick[$v]}" ] || { echo "kernels/asymptotic/$v.hip: no '// resources: gfx90a KERNEL, sm_90 KERNEL' line" >&2; exit 2; }
   done
+  # Every compile first, as many at once as there are cores (CI time), each report to its log.
+  compile() {  # compile hip|cuda VARIANT
+    if [ "$1" = hip ]; then
+      hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/asymptotic/$2.hip" \
+        -o "$work/$2.o" -Rpass-analysis=kernel-resource-usage >"$work/$2.hip.log" 2>&1
+    else
+      "$nvcc" -std=c++17 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/asymptotic/$2.hip" -o "$work/$2.cu.o" \
+        -Xptxas -v >"$work/$2.cu.log" 2>&1
+    fi || echo "$1 $2" >>"$work/failed"
+  }
+  running=0
   for v in "${variants[@]}"; do
-    hipcc --offload-arch=gfx90a -std=c++17 -O3 -ffp-contract=off -Isrc -Ikernels -c "kernels/asymptotic/$v.hip" \
-      -o "$work/$v.o" -Rpass-analysis=kernel-resource-usage >"$work/$v.hip.log" 2>&1
+    for target in hip cuda; do
+      compile "$target" "$v" &
+      if (( ++running >= $(nproc) )); then wait -n; running=$((running - 1)); fi
+    done
+  done
+  wait
+  if [ -s "$work/failed" ]; then
+    while read -r target v; do
+      echo "kernels/asymptotic/$v.hip: the $target compile failed:" >&2
+      tail -20 "$work/$v.$([ "$target" = hip ] && echo hip || echo cu).log" >&2
+    done <"$work/failed"
+    exit 1
+  fi
+  for v in "${variants[@]}"; do
     # The remarks of the picked kernel: from its "Function Name" line to the next one.
     awk -v k="${hip_pick[$v]}" '/Function Name:/ {on = index($0, k) > 0} on' "$work/$v.hip.log" >"$work/$v.hip.picked"
     get() { sed -n "s/.*remark: *$1: *\([0-9]*\).*/\1/p" "$work/$v.hip.picked" | head -1; }
-    "$nvcc" -std=c++17 -arch=sm_90 -O3 -fmad=false -Isrc -Ikernels -x cu -c "kernels/asymptotic/$v.hip" -o "$work/$v.cu.o" \
-      -Xptxas -v >"$work/$v.cu.log" 2>&1
     awk -v k="${cuda_pick[$v]}" '/Compiling entry function/ {on = index($0, k) > 0} on' "$work/$v.cu.log" >"$work/$v.cu.picked"
     mv "$work/$v.cu.picked" "$work/$v.cu.log"
     regs=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$work/$v.cu.log" | head -1)

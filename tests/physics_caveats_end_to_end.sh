@@ -36,6 +36,8 @@ check "header names the untabulated nuclides" bash -c "header_part() { sed -n '1
 check "summary names them" bash -c "sed -n '/== zoneode summary ==/,\$p' '$work/caveats.txt' | grep -q 'warning .*partition functions: G = 1 .*b8, .*c12'"
 check "p and he4 are tabulated (G = 1 exactly)" bash -c "! grep 'untabulated' '$work/caveats.txt' | grep -Eq ': (.*, )?(p|he4)(,| )'"
 check "JSON lists them" grep -q '"partition_untabulated": \[.*"c12"' "$work/caveats.json"
+check "header names the held nuclides" bash -c "sed -n '1,/== zoneode summary ==/p' '$work/caveats.txt' | grep -q 'no high-temperature row for 16 nuclide(s) .*na19 (T9 > 10)'"
+check "JSON lists the held nuclides" grep -q '"partition_held": \[.*"na19 (T9 > 10)"' "$work/caveats.json"
 check "header warns of weak screening" bash -c "sed -n '1,/== zoneode summary ==/p' '$work/caveats.txt' | grep -q 'weak screening beyond its validity: H > 1 in 2 zone(s), largest H [0-9.]*.*chugunov2007'"
 check "summary warns of weak screening" bash -c "sed -n '/== zoneode summary ==/,\$p' '$work/caveats.txt' | grep -q 'H > 1 in 2 zone(s)'"
 check "JSON counts the zones" grep -q '"weak_screening": {"zones_h_above_1": 2, "largest_h": 1\.1946' "$work/caveats.json"
