@@ -1,14 +1,15 @@
 // zoneode's launcher: the `zoneode` that users, mpirun and srun start. It blocks the stop signals
 // (SIGTERM, SIGUSR1, SIGINT: cli/signals.hpp) and replaces itself (execv, same pid) with the
 // program, zoneode.bin, from its own folder. A blocked signal stays pending across execv; the
-// program unblocks the three once its handler is installed (trap_stop_signals), so a stop request
-// that arrives while the dynamic loader maps zoneode.bin's ~20 shared libraries, or while their
-// constructors or a sanitizer runtime run, is noted like a later one: the run stops after its
-// first outer step with a checkpoint and exit 75, not with the default action (status 138 for
-// SIGUSR1, no word). Linked statically where the platform allows (CMakeLists.txt): no loader
-// window of its own, and LD_PRELOAD / LD_AUDIT libraries load into zoneode.bin alone. Plain C, no
-// sanitizer or coverage flags: nothing runs before main but the C library's start-up.
-// argv and the environment pass unchanged (argv[0] as given: messages still say "zoneode").
+// program unblocks the three once its handler is installed (trap_stop_signals), so a stop
+// request that arrives while the dynamic loader maps zoneode.bin's shared libraries (49 here),
+// or while their constructors or a sanitizer runtime run, is noted like a later one: the run
+// stops after its first outer step with a checkpoint and exit 75, not with the default action
+// (status 138 for SIGUSR1, no word). Linked statically where the platform allows
+// (CMakeLists.txt): no loader window of its own, and LD_PRELOAD / LD_AUDIT libraries load into
+// zoneode.bin alone. Plain C, no sanitizer or coverage flags: nothing runs before main but the C
+// library's start-up. argv and the environment pass unchanged (argv[0] as given: messages still
+// say "zoneode").
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -32,8 +33,8 @@ int main(int argc, char** argv) {
   char path[PATH_MAX];
   ssize_t length = readlink("/proc/self/exe", path, sizeof path);
   if (length <= 0 || (size_t)length >= sizeof path) {
-    fprintf(stderr, "zoneode: cannot find the launcher's own folder (/proc/self/exe: %s), so not %s beside it\n",
-            length < 0 ? strerror(errno) : "path too long", program_name);
+    fprintf(stderr, "zoneode: cannot find the launcher's own folder (/proc/self/exe: %s), so not %s "
+            "beside it\n", length < 0 ? strerror(errno) : "path too long", program_name);
     return 127;
   }
   path[length] = '\0';
