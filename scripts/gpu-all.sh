@@ -76,8 +76,9 @@ case $what in
         IFS=: read -r variant method physics <<<"$spec"
         extra=(); [ "$physics" = physics ] && extra=(--set physics.screening=weak)
         [ "$physics" = physics ] && [ "$method" = implicit ] && extra+=(--set physics.self_heating=true)
+        # zoneode.bin, the program itself, not the static launcher zoneode (docs/USAGE.md).
         part "memcheck-$variant-$method-$physics" 60 compute-sanitizer --tool memcheck --error-exitcode 9 \
-          "$build/zoneode" inputs/quick.yaml --quiet --set zones.count=64 --set integrator.end_time=1e-6 --backend gpu \
+          "$build/zoneode.bin" inputs/quick.yaml --quiet --set zones.count=64 --set integrator.end_time=1e-6 --backend gpu \
           --kernel "$variant" --set integrator.method="$method" "${extra[@]}"
         grep -E "ERROR SUMMARY|exit" "$out/memcheck-$variant-$method-$physics.log" | tail -1 |
           sed "s/^/   memcheck $variant $method $physics: /" | tee -a "$summary"

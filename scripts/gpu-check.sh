@@ -32,7 +32,9 @@ echo "== compute-sanitizer memcheck, quick deck, 4 zones, every variant" | tee "
 if command -v compute-sanitizer >/dev/null; then
   for variant in $variants; do
     status=0
-    compute-sanitizer --tool memcheck --error-exitcode 9 "$build/zoneode" inputs/quick.yaml --quiet --backend gpu \
+    # zoneode.bin, the program itself: the tool's library goes straight into it (not through the
+    # static launcher zoneode, docs/USAGE.md "Time limits and signals").
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$build/zoneode.bin" inputs/quick.yaml --quiet --backend gpu \
       --kernel "$variant" --set zones.count=4 --set integrator.end_time=1e-9 >"$work/sanitizer-$variant.log" 2>&1 || status=$?
     echo "  $variant: exit $status ($(grep -o 'ERROR SUMMARY: [0-9]* error.*' "$work/sanitizer-$variant.log" | head -1))" | tee -a "$out/sanitizer.txt"
   done

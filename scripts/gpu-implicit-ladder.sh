@@ -18,7 +18,8 @@
 #   IMPLICIT_ZONES="8192 65536"      timed zone counts (each regime: ZONES_<regime> overrides, - for none)
 #   TIMED_KERNELS="baseline lds"     kernels timed; CHECKED_KERNELS="baseline lds wave final" validated
 #   EXTRA_BINARIES="name=path ..."   other zoneode binaries, validated and timed with --kernel lds as
-#                                    kernel 'name' (a side-by-side of two versions of the team kernel)
+#                                    kernel 'name' (a side-by-side of two versions of the team kernel);
+#                                    a build's zoneode.bin (a copied zoneode launcher needs it beside)
 #   CPU_ZONES=1024   zones run on the CPU and validated against it (CPU_ZONES_<regime> overrides: the
 #                    long burns take seconds per zone on a CPU core)
 #   RUN_TIMEOUT=120  seconds per run; a cell whose time, predicted from the same kernel at a smaller

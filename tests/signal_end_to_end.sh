@@ -2,7 +2,8 @@
 # Time limits and signals (issue 9): SIGUSR1/SIGTERM (and SIGINT, issue 18) stop a run after the outer step in flight with
 # a checkpoint and exit 75; --restart from it writes bitwise the files of an uninterrupted run, and
 # nothing written before the stop is lost. Also the cost decomposition (zones.decomposition: cost)
-# writes bitwise the files of `count` on 1, 2 and 3 ranks.
+# writes bitwise the files of `count` on 1, 2 and 3 ranks. And the launcher `zoneode` (issue 31): a
+# stop request pending before zoneode.bin runs stops the run like a later one.
 # Usage: signal_end_to_end.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR MPIEXEC
 set -uo pipefail
 zoneode=$1
@@ -145,6 +146,34 @@ wait_for="rank 0 ->" signalled_run "$work/noprefix.log" USR1 self env OMP_NUM_TH
 check "no prefix: exit 75" status_is 75 "$stopped_status" "$work/noprefix.log"
 check "no prefix: said so" grep -q "no checkpoint: the deck has no output.prefix" "$work/noprefix.log"
 check "no prefix: no checkpoint line" bash -c "! grep -q '^checkpoint:' '$work/noprefix.log'"
+
+# 5b. The launcher (issue 31): `zoneode` blocks the stop signals and execs zoneode.bin beside it,
+# which unblocks them once its handler is in place. A stop request already pending when zoneode
+# starts (blocked and raised by the caller, as one sent during the dynamic loader's work would be)
+# stops the run after step 1 like a later one (the old program never saw it: exit 0).
+pending_usr1() {  # pending_usr1 PROGRAM ARGS...: PROGRAM started with SIGUSR1 blocked and pending
+  /usr/bin/python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+os.kill(os.getpid(), signal.SIGUSR1)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
+OMP_NUM_THREADS=1 pending_usr1 "$zoneode" "${deck[@]}" --set output.prefix="$work/pending" >"$work/pending.log" 2>&1
+check "SIGUSR1 pending at the start: exit 75" status_is 75 $? "$work/pending.log"
+check "  its checkpoint is step 1" same "$work/ref_step000001.h5" "$work/pending_checkpoint.h5"
+check "  one checkpoint line, step 1" test "$(checkpoint_step "$work/pending.log" "$work/pending_checkpoint.h5")" = 1
+# The program run directly still runs; the launcher through a link elsewhere finds it beside its
+# own file; a launcher without it says so and exits 127.
+program=$(dirname "$zoneode")/zoneode.bin
+OMP_NUM_THREADS=1 "$program" "${deck[@]}" --set output.prefix="$work/direct" >"$work/direct.log" 2>&1
+check "zoneode.bin run directly: exit 0" status_is 0 $? "$work/direct.log"
+check "  the same result hash" test "$(grep 'result hash' "$work/direct.log")" = "$(grep 'result hash' "$work/ref.log")"
+mkdir "$work/elsewhere" && ln -s "$(cd "$(dirname "$zoneode")" && pwd)/$(basename "$zoneode")" "$work/elsewhere/zoneode"
+"$work/elsewhere/zoneode" --version >"$work/link.log" 2>&1
+check "the launcher through a symbolic link: runs" status_is 0 $? "$work/link.log"
+cp "$zoneode" "$work/elsewhere/alone"
+"$work/elsewhere/alone" --version >"$work/alone.log" 2>&1
+check "a launcher without zoneode.bin: exit 127" status_is 127 $? "$work/alone.log"
+check "  the message names what is missing" grep -q "^zoneode: cannot run the program $work/elsewhere/zoneode.bin: No such file or directory" "$work/alone.log"
 
 # 6. Progress lines: with --progress 0 one after every outer step but the last, none with --quiet.
 progress_deck=()

@@ -92,7 +92,7 @@ is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89
 readme_line=$(grep -o '^ZONEODE_SITE=local sbatch slurm/run.sbatch [^ ]*' README.md)
 check "README has a local Slurm line" test -n "$readme_line"
 git clone --quiet "$PWD" "$work/clone" && git ls-files -z | xargs -0 cp --parents -t "$work/clone" &&
-  mkdir -p "$work/clone/build" && cp "$zoneode" "$work/clone/build/zoneode"
+  mkdir -p "$work/clone/build" && cp "$zoneode" "$build/zoneode.bin" "$work/clone/build/"  # the launcher and its program
 id=$(cd "$work/clone" && env -u ZONEODE_BUILD_DIR -u ZONEODE_RUNS_DIR -u ZONEODE_SITE bash -c "$readme_line" | awk '{print $NF}')
 check "README's Slurm line in a clone with build/: completed" equals state "$(wait_job "$id")" COMPLETED
 check "README's Slurm line: quick's result hash" equals hash \
@@ -375,7 +375,7 @@ same_after_restart "$run_dir" "${k:-0}" "scancel"
 # until the 1-minute limit (checked by slurmctld every 30 s): Slurm sends SIGCONT before SIGTERM.
 job_rank_pids() {  # job_rank_pids ID: the pids of the job's zoneode processes (this test's build)
   local dir exe
-  exe=$(readlink -f "$zoneode")
+  exe=$(readlink -f "$build/zoneode.bin")  # what the launcher zoneode became (execv: same pid)
   for dir in /proc/[0-9]*; do
     [ "$(readlink "$dir/exe" 2>/dev/null)" = "$exe" ] && tr '\0' '\n' <"$dir/environ" 2>/dev/null | grep -qx "SLURM_JOB_ID=$1" &&
       echo "${dir#/proc/}"

@@ -62,7 +62,7 @@ if [ -z "${LADDER_SKIP_BUILD:-}" ]; then
     { grep -B5 -A20 -m3 error "$work/extra/build.log" | head -60; exit 1; }
   log "built in $((SECONDS - t0)) s"
 fi
-zoneode=$build/zoneode
+zoneode=$build/zoneode.bin  # the program itself under ncu, not the static launcher zoneode (docs/USAGE.md)
 
 # Sections by identifier, kept only where this ncu lists them (names move between versions).
 wanted="SpeedOfLight ComputeWorkloadAnalysis InstructionStats LaunchStats Occupancy SchedulerStats WarpStateStats

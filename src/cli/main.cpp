@@ -18,7 +18,9 @@ namespace {
 // libraries, before any of their constructors (Open MPI's, HDF5's, libstdc++'s) and before main.
 // Those took 0.1-0.3 s on a loaded node, in which SIGUSR1 ended the run with status 138 and no
 // word. (Not in sanitizer builds: the sanitizer runtime initializes itself from .preinit_array
-// and must come first; main() traps the signals there.)
+// and must come first; main() traps the signals there.) Before this, from the launcher's execv on
+// (launcher.c), the stop signals are blocked: one sent in the loader's window, or in a sanitizer
+// build before main, waits pending for the handler.
 void trap_stop_signals_before_constructors(int, char**, char**) { zoneode::trap_stop_signals(); }
 [[gnu::section(".preinit_array"), gnu::used]] void (*trap_early)(int, char**, char**) =
     trap_stop_signals_before_constructors;

@@ -2,15 +2,18 @@
 
 #include <csignal>
 
+#include <signal.h>  // pthread_sigmask
+
+#include "cli/stop_signal_set.h"
+
 namespace zoneode {
 
 namespace {
 // Written only by the handler (async-signal-safe: a lock-free sig_atomic_t store).
 volatile std::sig_atomic_t received_signal = 0;
 extern "C" void note_stop_signal(int signal) { received_signal = signal; }
-}  // namespace
 
-void trap_stop_signals() {
+void install_handlers() {
   struct sigaction action {};
   action.sa_handler = note_stop_signal;
   sigemptyset(&action.sa_mask);
@@ -26,6 +29,16 @@ void trap_stop_signals() {
   if (sigaction(SIGINT, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) return;
   action.sa_flags = SA_RESTART | SA_RESETHAND;
   sigaction(SIGINT, &action, nullptr);
+}
+}  // namespace
+
+void trap_stop_signals() {
+  install_handlers();
+  // The launcher (launcher.c) started this program with the three blocked: one that arrived since
+  // (in the loader, a library's constructor) is pending and reaches the handler now.
+  sigset_t stop_signals;
+  zoneode_stop_signal_set(&stop_signals);
+  pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
 }
 
 int stop_signal_received() { return received_signal; }

@@ -12,7 +12,10 @@ namespace zoneode {
 // library's constructor (main.cpp: .preinit_array) and again first in main, before MPI_Init (which
 // takes about half a second): a signal in the set-up then stops the run after its first outer
 // step, as one later does; the run calls it again once MPI is up, in case MPI_Init replaced a
-// handler. Idempotent: a flag already set stays set.
+// handler. Each call then unblocks the three: the launcher `zoneode` (launcher.c) starts this
+// program, zoneode.bin, with them blocked, so that one sent while the dynamic loader maps the
+// shared libraries (before any code of ours runs) waits, pending, for the handler. Idempotent: a
+// flag already set stays set.
 void trap_stop_signals();
 // The signal received since trap_stop_signals(), or 0.
 int stop_signal_received();

@@ -3,7 +3,8 @@
 # started at different steps and waited on each other in the first write), a rank that reads
 # other content at the same path (a node-local copy), a rank that alone sees the output folder
 # read-only (it stalled the others), a FIFO as --restart (blocked in open() for ever), and a
-# signal in MPI_Init, before the handlers (ended the run with status 138). Each must end at once
+# signal in MPI_Init, before the handlers (ended the run with status 138; issue 31: also among the
+# libraries' constructors and in the dynamic loader, before any code of ours). Each must end at once
 # with its exit status (2 before any work, naming the ranks and what differs; 75 with a
 # checkpoint for the signal), leaving no .partial or .lock file.
 # The LD_PRELOAD shim (write_fault_shim.c) plays the node that differs: ZONEODE_FAULT_SWAP,
@@ -124,6 +125,20 @@ check "SIGUSR1 in a library constructor: exit 75" ends i31_signal_constructor 75
   -x LD_PRELOAD="$shim" -x ZONEODE_FAULT_PATH=/no-such-file-is-written -x ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR=USR1 -n 1 \
   "$zoneode" "${deck[@]}" --set output.prefix="$work/early/constructor"
 check "  the checkpoint is step 1" same ref_step000001.h5 early/constructor_checkpoint.h5
+# ---- Earlier still: while the dynamic loader maps the program's libraries, before any code of ours
+# (the shim as LD_AUDIT): status 138/143/130 and no word. The launcher `zoneode` (launcher.c) blocks
+# the stop signals before it execs zoneode.bin; the handler gets the pending one.
+for signal in USR1 TERM INT; do
+  check "SIG$signal in the dynamic loader: exit 75" ends "i31_signal_loader_$signal" 75 \
+    "^checkpoint: .*early/loader-${signal}_checkpoint\.h5 outer_step 1$" -x LD_AUDIT="$shim" \
+    -x ZONEODE_FAULT_SIGNAL_IN_LOADER="$signal" -n 1 "$zoneode" "${deck[@]}" --set output.prefix="$work/early/loader-$signal"
+  check "  the checkpoint is step 1" same ref_step000001.h5 "early/loader-${signal}_checkpoint.h5"
+done
+check "SIGUSR1 in the loader of rank 1 of 2: exit 75" ends i31_signal_loader_rank1 75 \
+  "^checkpoint: .*early/loader-rank1_checkpoint\.h5 outer_step 1$" -x LD_AUDIT="$shim" -x ZONEODE_FAULT_SIGNAL_IN_LOADER=USR1 \
+  -x ZONEODE_FAULT_RANK=1 -n 2 "$zoneode" "${deck[@]}" --set output.prefix="$work/early/loader-rank1"
+check "  the checkpoint is step 1" same ref_step000001.h5 early/loader-rank1_checkpoint.h5
+check "  nothing left" no_litter early
 
 echo "ranks_disagree: $passes checks passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -22,12 +22,16 @@
 //                        among the shared libraries' constructors (Open MPI's, HDF5's), before main;
 //                        give it to the ranks alone (mpiexec -x): a singleton run's Open MPI daemon
 //                        would inherit it and die of it
+//   ZONEODE_FAULT_SIGNAL_IN_LOADER  USR1, TERM or INT: raised while the dynamic loader starts the
+//                        program, before it maps the program's libraries (the shim given as
+//                        LD_AUDIT, not LD_PRELOAD: its la_version); to the ranks alone, as above
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <link.h>  // LAV_CURRENT
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,20 +216,28 @@ OPENAT_LIKE(openat64)
 MKSTEMP_LIKE(mkstemp)
 MKSTEMP_LIKE(mkstemp64)
 
-// ---- Issue 18: a signal in MPI_Init ----
+// ---- Issue 18: a signal in MPI_Init; issue 31: earlier still ----
 
-static void signal_in_mpi_init(void) {
-  const char* name = getenv("ZONEODE_FAULT_SIGNAL_IN_MPI_INIT");
+// Raises the signal that the environment variable `variable` names (USR1, TERM or INT), if set
+// and on this rank.
+static void raise_named_signal(const char* variable) {
+  const char* name = getenv(variable);
   if (name == NULL || *name == '\0' || !fault_rank_here()) return;
   raise(strcmp(name, "TERM") == 0 ? SIGTERM : strcmp(name, "INT") == 0 ? SIGINT : SIGUSR1);
 }
 
-// ---- Issue 31: a signal among the libraries' constructors ----
+static void signal_in_mpi_init(void) { raise_named_signal("ZONEODE_FAULT_SIGNAL_IN_MPI_INIT"); }
 
 __attribute__((constructor)) static void signal_in_constructor(void) {
-  const char* name = getenv("ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR");
-  if (name == NULL || *name == '\0' || !fault_rank_here()) return;
-  raise(strcmp(name, "TERM") == 0 ? SIGTERM : strcmp(name, "INT") == 0 ? SIGINT : SIGUSR1);
+  raise_named_signal("ZONEODE_FAULT_SIGNAL_IN_CONSTRUCTOR");
+}
+
+// The dynamic loader calls this first where the shim is given as LD_AUDIT, before it maps the
+// program's own libraries and before any code of the program's runs.
+unsigned int la_version(unsigned int version) {
+  (void)version;
+  raise_named_signal("ZONEODE_FAULT_SIGNAL_IN_LOADER");
+  return LAV_CURRENT;
 }
 
 typedef int (*mpi_init_fn)(int*, char***);
