@@ -402,7 +402,7 @@ echo "== scancel and time-limit checks done after $((SECONDS - start)) s"
 # ---- 4. profile.sbatch: dry runs, refusals, a real job without the profiler; the binding check ----
 dry() { env -u ZONEODE_BUILD_DIR ZONEODE_DRY_RUN=1 ZONEODE_SITE="$1" slurm/profile.sbatch "$2" inputs/s150.yaml --set zones.count=4096 2>&1; }
 out=$(dry lumi rocprofv3)
-check "rocprofv3 without rocpd (ROCm 6.x): csv and json per rank" grep -q "srun --ntasks=1 --cpu-bind=map_cpu:49,57,17,25,1,9,33,41 slurm/select_gpu.sh rocprofv3 --kernel-trace --memory-copy-trace --stats --output-format csv json -d $work/profiles/dryrun-rocprofv3-gpu-final-r1 -o rank%env{SLURM_PROCID}% -- build-lumi/zoneode inputs/s150.yaml --backend gpu" <<<"$out"
+check "rocprofv3 without rocpd (ROCm 6.x): csv and json per rank" grep -q "srun --ntasks=1 --cpu-bind=map_cpu:49,57,17,25,1,9,33,41 slurm/select_gpu.sh rocprofv3 --kernel-trace --memory-copy-trace --stats --output-format csv json -d $work/profiles/dryrun-rocprofv3-gpu-final-r1 -o rank%env{SLURM_PROCID}% -- build-lumi/zoneode\(\.bin\)\? inputs/s150.yaml --backend gpu" <<<"$out"
 check "rocprofv3 without rocpd: no rocpd summary" bash -c "! grep -q rocpd <<<'$out'"
 mkdir -p "$work/bin" && printf '#!/bin/sh\nexit 0\n' >"$work/bin/rocpd" && chmod +x "$work/bin/rocpd"
 out=$(PATH=$work/bin:$PATH dry lumi rocprofv3)
