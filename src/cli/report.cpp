@@ -1,5 +1,6 @@
 #include "cli/report.hpp"
 
+#include "common/errors.hpp"
 #include "common/numbers.hpp"
 #include "integrators/implicit_structure.hpp"
 #include "integrators/implicit_work.hpp"
@@ -183,20 +184,16 @@ void print_summary(const RunSummary& s, std::ostream& out) {
 
 std::string partition_untabulated_warning(const RunSummary& s) {
   if (!s.partition_functions || s.partition_untabulated.empty()) return "";
-  std::string names;
-  for (const std::string& name : s.partition_untabulated) names += (names.empty() ? "" : ", ") + name;
   return "  warning          partition functions: G = 1 for " + std::to_string(s.partition_untabulated.size()) +
-         " nuclide(s) of reverse rates untabulated in " + s.partition_table + ": " + names +
+         " nuclide(s) of reverse rates untabulated in " + s.partition_table + ": " + comma_list(s.partition_untabulated) +
          " (physics.partition_missing: unity)\n";
 }
 
 std::string partition_held_warning(const RunSummary& s) {
   if (!s.partition_functions || s.partition_held.empty()) return "";
-  std::string names;
-  for (const std::string& name : s.partition_held) names += (names.empty() ? "" : ", ") + name;
   return "  warning          partition functions: no high-temperature row for " + std::to_string(s.partition_held.size()) +
          " nuclide(s) of reverse rates in " + s.partition_table + ", G held at its last tabulated value above: " +
-         names + "\n";
+         comma_list(s.partition_held) + "\n";
 }
 
 std::string weak_screening_warning(const RunSummary& s) {

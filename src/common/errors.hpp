@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace zoneode {
 
@@ -66,6 +67,13 @@ inline std::string printable(std::string_view text) {
 inline std::string excerpt(std::string_view text, std::size_t most = 80) {
   if (text.size() <= most) return printable(text);
   return printable(text.substr(0, most)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+// Names as a message lists them: "p, he4, c12".
+inline std::string comma_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
 // Skips a UTF-8 byte order mark at the start of `in`, as the deck reader does: an editor's BOM gave

@@ -117,11 +117,7 @@ void CompactNetwork::add_partition_functions(const Network& network) {
   }
 }
 
-std::string CompactNetwork::partition_untabulated_list() const {
-  std::string list;
-  for (const std::string& name : pf_untabulated) list += (list.empty() ? "" : ", ") + name;
-  return list;
-}
+std::string CompactNetwork::partition_untabulated_list() const { return comma_list(pf_untabulated); }
 
 void CompactNetwork::add_neutrino_losses(const Network& network) {
   neutrino_share.assign(reaction_count_, 0.0);
