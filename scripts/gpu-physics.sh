@@ -68,7 +68,7 @@ gpu=(--backend gpu --kernel final)
 # caps registers at 80, under which the physics instantiation spills (268 B of stores); "all@128x0x0"
 # times every option without the bound (128-130 registers, no spills) to see which is faster.
 # Self-heating is timed with the implicit method only: the GPU's asymptotic and qss2 refuse it
-# (their team kernels keep the former operator-split update; kernels/README.md).
+# (their team kernels do not carry T9; kernels/README.md).
 cells=(
   "none|"
   "weak|physics.screening=weak"

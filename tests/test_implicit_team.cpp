@@ -256,7 +256,7 @@ TEST(ImplicitTeam, MatchesTheSerialMethodWhateverTheOrderWithinAPhase) {
 // Screening (weak: the Woodbury pair of columns; chugunov2007: the Ye column alone), in the physics
 // instantiation, against the serial method with the same options (1e-12, the same steps).
 // Self-heating is not compared: the serial method integrates T9 as a variable of its state
-// (implicit.hpp), the team kernel still has the operator-split update, and the GPU backend routes
+// (implicit.hpp), the team kernel has no self-heating, and the GPU backend routes
 // every implicit self-heating run to the baseline kernel, which runs the serial method
 // (kernels/gpu_backend.hip). Rosenbrock's result depends on its
 // Jacobian: with the team's screening columns left out (a planted fault, tried by hand) the

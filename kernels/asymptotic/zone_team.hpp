@@ -463,13 +463,6 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
         ye = ye_next;
         ye_known = scale == 1.0;  // a renormalised state is summed again
       }
-      // physics hook (zone_team_physics.hpp): self-heating; Y is the new state (each thread's own
-      // species written by itself or before the reduction's barrier)
-      if constexpr (PHYSICS) {
-        if (net.self_heating)
-          T9 = team_self_heating(team, rates, net, T9, rho, Y,
-                                 step_released_energy(settings.schedule, step, reductions), rate_factor);
-      }
     }
     if constexpr (!SWAP) team.sync();
   }
@@ -484,7 +477,7 @@ __device__ inline void integrate_zone_team(const Team& team, const Sums& sums, c
   for (int i = team.rank(); i < S; i += Team::size) final_mass += net.species_A[i] * Y[i];
   final_mass = team.sum(final_mass);
   if (team.rank() == 0) {
-    if constexpr (PHYSICS) {  // physics hook: where self-heating took the zone (its input T9 otherwise)
+    if constexpr (PHYSICS) {  // the zone's T9, its input: self-heating runs never reach a team kernel
       ZoneResult finished = control.finish(final_mass);
       finished.final_T9 = T9;
       *result = finished;

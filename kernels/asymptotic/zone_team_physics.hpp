@@ -4,11 +4,11 @@
 // - Screening, at every flux evaluation: team_screened_rate_factors() gives the rate factors the
 //   fluxes use, rate_factor * exp(H) at the plasma of the abundances the fluxes are evaluated at
 //   (T9, rho, the team's Ye and, for weak screening, one more reduction: sum Z^2 Y).
-// - Self-heating, after every accepted step: team_self_heating() heats T9 by the step's released
-//   energy over c_v of the new state (reduced sums of Y and Z Y) and evaluates every rate factor
-//   again at the new T9.
-// The options are run-time flags of the step view (net.screening, net.self_heating), the same on
-// every thread: each hook is one uniform branch per flux evaluation or step. The hooks exist only in
+// No self-heating: with it T9 is a variable of the integrated state (physics/self_heating.hpp),
+// which the team integrators do not carry; the GPU backend sends implicit self-heating runs to the
+// serial method and the deck refuses it with the explicit methods on the GPU (gpu_backend.hip).
+// The option is a run-time flag of the step view (net.screening), the same on every thread: the
+// hook is one uniform branch per flux evaluation. The hooks exist only in
 // a team integrator's PHYSICS instantiation, which the host launches when an option is on (the
 // LaunchPlan's `physics`): inlined, the options' code (Chugunov's cube roots, cosine and exp; the
 // rate factors' exp, log and pow) raised every kernel's register allocation with the options off
@@ -24,7 +24,7 @@
 #include "runtime/gpu_runtime.hpp"
 #include "integrators/step_control.hpp"
 #include "network/rates.hpp"
-#include "physics/self_heating.hpp"
+#include "physics/screening.hpp"
 
 namespace zoneode::gpu {
 
@@ -59,28 +59,6 @@ __device__ inline Array team_screened_rate_factors(const Team& team, const StepV
       screened[r] = rate_factor[r] * reaction_screening(net, r, plasma);
     return screened;
   }
-}
-
-// After an accepted step with self-heating on: T9 [GK] heated by `energy` [MeV mol/g] released in
-// the step (step_released_energy()) at density rho, c_v from the team's sums of Y and Z Y over the
-// new state Y, and every rate factor evaluated again at the new T9 (threads over reactions, as the
-// first evaluation). Every thread computes the same T9 from the same reduced sums (no broadcast)
-// and returns it. Y: each thread reads its own species in strided order, so Y must be complete
-// for those (its own writes, or any barrier after the writers). Ends with a barrier.
-template <typename Team, typename Abundances, typename Array>
-__device__ inline double team_self_heating(const Team& team, const RateView& rates, const StepView& net, double T9,
-                                           double rho, const Abundances& Y, double energy, Array rate_factor) {
-  double sums[2] = {0.0, 0.0};  // sum Y, sum Z Y
-  for (int i = team.rank(); i < net.species_count; i += Team::size) {
-    sums[0] += Y[i];
-    sums[1] += net.species_Z[i] * Y[i];
-  }
-  team.template reduce<2>(sums);
-  const double heated = heated_temperature_from_sums(T9, rho, sums[0], sums[1], energy);
-  for (int r = team.rank(); r < rates.reaction_count; r += Team::size)
-    rate_factor[r] = reaction_rate_factor(rates, r, heated, rho);
-  team.sync();
-  return heated;
 }
 
 }  // namespace zoneode::gpu

@@ -142,7 +142,7 @@ constexpr int implicit_team_min_blocks = SIZE >= 128 ? 4 : 1;
 
 // Placement from the per-block workspace (LaunchPlan::workspace_doubles): none, everything in
 // LDS; the cold arrays' size, the hot ones in LDS; both sizes, everything in global memory.
-// PHYSICS: the instantiation with screening and self-heating (implicit_team.hpp), launched when an
+// PHYSICS: the instantiation with screening (implicit_team.hpp), launched when an
 // option is on (LaunchPlan::physics), so that the plain kernel keeps its registers. BYTE_COLUMNS:
 // the LU's column indices copied into LDS as bytes after the zone's arrays (networks of at most
 // 256 species, where that keeps as many blocks resident: LaunchPlan::stage_columns).

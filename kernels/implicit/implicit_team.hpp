@@ -258,10 +258,10 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
 
 // The zone in w.Y (species_count values, in and out), from settings.start_time to end_time at T9
 // [GK] and rho [g/cm^3]; the contract of implicit::integrate_zone. Every thread returns the result.
-// PHYSICS: the instantiation with screening and self-heating (as the step view's flags ask: the
-// screened fluxes and Jacobian, the Woodbury correction of weak screening's second rank, T9 and the
-// rate factors after each accepted step); without it those flags are not read, and the kernel
-// keeps the registers of a run without options (partition functions and neutrino losses are in
+// PHYSICS: the instantiation with screening (as the step view's flag asks: the screened fluxes and
+// Jacobian, the Woodbury correction of weak screening's second rank; self-heating runs take the
+// serial method, which carries T9 in its state: gpu_backend.hip); without it the flag is not
+// read, and the kernel keeps the registers of a run without options (partition functions and neutrino losses are in
 // the rate factors and Q either way). columns: where the solves read the LU's column indices
 // (LuColumns over the structure's, or a ByteColumns copy in LDS).
 template <bool PHYSICS = false, typename Team, typename Columns>
@@ -401,12 +401,6 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       const double scale = control.scale();
       team.for_each(n, [&](int i) { Y[i] = fmax(w.rhs[i] * scale, settings.abundance_floor); });
       jacobian_current = false;
-      if (PHYSICS && net.self_heating) {  // heated by the step's release, c_v of the new state
-        const double ions = team.sum(n, [&](int i) { return Y[i]; });
-        T9 = heated_temperature_from_sums(T9, rho, ions, Z_times(Y), released);
-        team.for_each(network.rates.reaction_count,
-                      [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, T9, rho); });
-      }
     }
   }
   ZoneResult result = control.finish(team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; }));

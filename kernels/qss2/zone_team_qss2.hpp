@@ -22,7 +22,8 @@ namespace zoneode::gpu {
 // PHYSICS: the instantiation with the physics hooks (zone_team_physics.hpp), as the asymptotic
 // team integrator's: fluxes screened at the state they are evaluated at (the screened rate factors
 // go into `flux`, free at both flux evaluations: its last readers, the species phases, are behind
-// a reduction's barrier), and self-heating after each accepted step with the trapezoid's energy.
+// a reduction's barrier). No self-heating: the deck refuses it with qss2 on the GPU (T9 is a
+// variable of the CPU method's state, which this kernel does not carry).
 template <bool PHYSICS = false, typename Sums, typename Reactions, typename Team, typename Array>
 __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& sums, const Reactions& reactions,
                                                 const RateView& rates, const StepView& net,
@@ -85,11 +86,6 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
       for (int i = team.rank(); i < S; i += Team::size) Y[i] = y[i] * scale;
       start_current = false;
       // The next Ye sum reads Y[i] only where this thread wrote it; its barrier precedes the fluxes.
-      if constexpr (PHYSICS) {  // both release slots hold the trapezoid's mean (qss2::integrate_zone)
-        if (net.self_heating)
-          T9 = team_self_heating(team, rates, net, T9, rho, Y, step_released_energy(settings.schedule, dt, reductions),
-                                 rate_factor);
-      }
     }
   }
   double final_mass = 0.0;
@@ -98,7 +94,7 @@ __device__ inline void integrate_zone_team_qss2(const Team& team, const Sums& su
   if (team.rank() == 0) {
     *result = control.finish(final_mass);
     result->rhs_evaluations = rhs_evaluations;
-    result->final_T9 = T9;  // where self-heating took the zone (its input T9 otherwise)
+    result->final_T9 = T9;  // its input: self-heating runs never reach a team kernel
   }
 }
 

@@ -153,8 +153,8 @@ class GpuBackend final : public Backend {
     // Self-heating makes T9 a variable of the integrated state (integrators/implicit.hpp, qss2.hpp,
     // asymptotic.hpp). The implicit method's one-zone-per-thread kernel (baseline) runs the serial
     // integrate_zone, so every implicit self-heating run takes it, whatever run.kernel says; the team
-    // kernels (implicit_team.hpp, zone_team*.hpp) still have the operator-split update and would
-    // disagree with the CPU, so the explicit methods refuse self-heating on the GPU.
+    // kernels (implicit_team.hpp, zone_team*.hpp) do not carry T9 (they have no self-heating code),
+    // so the explicit methods refuse self-heating on the GPU.
     if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ != KernelVariant::baseline) {
       ops_ = gpu::implicit_variant(KernelVariant::baseline);
       kernel_ = KernelVariant::baseline;
@@ -162,8 +162,8 @@ class GpuBackend final : public Backend {
     if (self_heating_ && settings.method != IntegrationMethod::implicit)
       throw std::invalid_argument(std::string("physics.self_heating: integrator.method ") +
                                   (settings.method == IntegrationMethod::qss2 ? "qss2" : "asymptotic") +
-                                  " has no GPU kernel with T9 in its state (the team kernels keep the old split "
-                                  "update); run it with run.backend: cpu, or use integrator.method: implicit on the GPU");
+                                  " has no GPU kernel with T9 in its state (its team kernels do not carry T9); "
+                                  "run it with run.backend: cpu, or use integrator.method: implicit on the GPU");
     // Screening, partition functions and self-heating run in each kernel's physics instantiation
     // (zone_team_physics.hpp, implicit_team.hpp; the one-zone-per-thread implicit kernel runs the
     // serial method, which reads the options); neutrino losses only change Q and run in the plain one.

@@ -9,11 +9,10 @@
 // (integrators/qss2.hpp, asymptotic.hpp) advance it with the step's predictor-corrector and put it
 // in their error estimates. With self-heating off none of it runs.
 //
-// heated_temperature_from_sums() is the older operator-split update (T jumps by the step's energy
-// over c_v after each accepted step, first order in dt, outside error control) that only the GPU
-// team kernels still use (kernels/zone_team_physics.hpp, implicit_team.hpp); the GPU backend
-// routes or refuses self-heating runs so that those kernels never run with it (gpu_backend.hip).
-// Host/device.
+// The operator-split update this replaced (T jumped by the step's energy over c_v after each
+// accepted step, first order in dt, outside error control) is gone; the GPU team kernels do not
+// carry T9, so the GPU backend routes implicit self-heating runs to the serial method and the deck
+// refuses it with the explicit methods on the GPU (gpu_backend.hip). Host/device.
 #pragma once
 
 #include "common/portability.hpp"
@@ -25,15 +24,6 @@
 namespace zoneode {
 
 inline constexpr double self_heating_min_T9 = 1e-3;  // [GK] an endothermic burn never cools below this
-
-// T9 after releasing `energy` [MeV mol/g] (sum_r Q_r x the step's integrated flux) into a zone of
-// density rho [g/cm^3] whose abundances after the step sum to ion_sum = sum_i Y_i and ye =
-// sum_i Z_i Y_i [mol/g]. A team of GPU threads calls this with its reduced sums.
-ZONEODE_HD inline double heated_temperature_from_sums(double T9, double rho, double ion_sum, double ye, double energy) {
-  const double cv = specific_heat(T9 * cgs::kelvin_per_gk, rho, ion_sum, ye);   // [erg/(g K)]
-  const double next = T9 + energy * cgs::avogadro * cgs::mev_to_erg / cv / cgs::kelvin_per_gk;
-  return next > self_heating_min_T9 ? next : self_heating_min_T9;
-}
 
 // sum_i Y_i [mol/g]: the ions per gram, in species order.
 template <typename Abundances>

@@ -15,7 +15,7 @@
 #   - self-heating (T9 a variable of the methods' state, src/physics/self_heating.hpp): the implicit
 #     method's runs take the baseline kernel whatever --kernel says, so every variant matches the
 #     CPU; the asymptotic and qss2 methods' GPU runs with it are refused, naming the option (their
-#     team kernels keep the operator-split update), so those cells check the refusal instead.
+#     team kernels do not carry T9), so those cells check the refusal instead.
 # Prints one 'RESULT option variant max_rel verdict' line per cell (scripts/gpu-physics.sh reads them;
 # the methods' cells are named METHOD:OPTION).
 # Usage: physics_end_to_end.sh ZONEODE ZONEODE_COMPARE SOURCE_DIR "VARIANTS" [ZONES] [WORK_DIR]
