@@ -129,7 +129,7 @@ for option in rows:
         continue
     c = cells.get(option, [])  # validation: the plain option rows only
     ok = f"{sum(v == 'ok' for _, _, v in c)}/{len(c)}" if c else "-"
-    diffs = [float(d) for _, d, _ in c if d not in ("", "nan")]
+    diffs = [float(d) for _, d, _ in c if d not in ("", "nan", "refused")]  # refused: the deck's refusal checked
     worst = f"{max(diffs):.2e}" if diffs else "-"
     ns = float(t["ns_per_zone_step"]) if t else float("nan")
     ns_text = f"{ns:.2f}" if t else "-"
@@ -139,7 +139,7 @@ for option in rows:
     ratio = f"{ns / own:.2f}" if t and own == own and own > 0 else "-"
     failed = t["failed_zone_steps"] if t else "-"
     print(f"{option:<21} {ok:>11} {worst:>12} {ns_text:>12} {ratio:>7} {failed:>6}")
-print("adaptive: self-heating + weak screening, the GPU within 10x the CPU's one-ulp sensitivity (compare_adaptive.py)")
+print("adaptive: weak screening, adaptive schedule, the GPU within 10x the CPU's one-ulp sensitivity (compare_adaptive.py)")
 print("METHOD:OPTION rows: that method on the GPU against the CPU with it (qss2 1e-12, implicit 1e-10); "
       "implicit timed at 8,192 zones; x none against the method's own run without options")
 try:

@@ -34,10 +34,16 @@ double interpolate(const PartitionTable& table, const std::string& name, double 
 // The grid's columns: T9 0.01 ... 10 (Rauscher & Thielemann 2000), then 12 ... 275 (Rauscher 2003).
 constexpr int column_T9_10 = 23, column_T9_12 = 24, column_T9_20 = 28, column_T9_100 = 47, column_T9_275 = 71;
 
-// The nuclides of the shipped table that the 2003 high-temperature table lacks (held above T9 10).
-const std::set<std::string> held_in_shipped_table = {"na19", "al22", "al23", "p26",  "p27",  "cl29", "cl30",
-                                                     "k33",  "sc36", "sc37", "sc38", "sc39", "v40",  "v41",
-                                                     "v42",  "v43",  "mn43", "mn44", "mn45", "fe44", "fe45"};
+// The nuclides of the shipped table that the 2003 high-temperature table lacks (held above T9 10):
+// the rp-z24 slice's and Mn/Fe's, then those of the rp-process library (where frdm_high.txt starts
+// each element at a heavier isotope: its Y, for one, at y78, right after sr128).
+const std::set<std::string> held_in_shipped_table = {
+    "na19",  "al22",  "al23",  "p26",   "p27",   "cl29",  "cl30",  "k33",   "sc36",  "sc37",  "sc38",  "sc39",
+    "v40",   "v41",   "v42",   "v43",   "mn43",  "mn44",  "mn45",  "fe44",  "fe45",  "co47",  "co48",  "co49",
+    "ni48",  "ni49",  "cu52",  "cu53",  "cu54",  "cu55",  "cu56",  "zn54",  "zn55",  "ga56",  "ga57",  "ga58",
+    "ga59",  "ga60",  "ga61",  "ge58",  "as60",  "as61",  "as62",  "as63",  "as64",  "br67",  "br68",  "rb71",
+    "rb72",  "rb73",  "y75",   "y76",   "y77",   "nb79",  "nb80",  "nb81",  "tc83",  "tc84",  "tc85",  "ru85",
+    "rh88",  "rh89",  "ag92",  "ag93",  "in96",  "in97",  "sb103", "sb104", "sb105", "sb106", "sb107"};
 
 TEST(PhysicsPartition, ShippedTableHoldsThePublishedValues) {
   const PartitionTable table = read_partition_table(default_partition_table_path());
@@ -48,7 +54,9 @@ TEST(PhysicsPartition, ShippedTableHoldsThePublishedValues) {
   EXPECT_EQ(table.grid_T9[column_T9_20], 20.0);
   EXPECT_EQ(table.grid_T9[column_T9_100], 100.0);
   EXPECT_EQ(table.grid_T9.back(), 275.0);
-  EXPECT_EQ(table.G.size(), 178u);  // 140 of rp-z24 + 32 Mn/Fe published, n, p, d, t, he3, he4 at G = 1
+  // 644 published (Z >= 8 of rp-z24, Mn/Fe, the generator presets and the rp-process library),
+  // n, p, d, t, he3, he4 at G = 1
+  EXPECT_EQ(table.G.size(), 650u);
   // The Mn/Fe of a wider rp slice (the G(mn50): 6.8 at T9 3, 15.5 at T9 6).
   EXPECT_EQ(table.find("mn50")->at(14), 6.825078);   // T9 = 3
   EXPECT_EQ(table.find("mn50")->at(19), 15.458116);  // T9 = 6
@@ -70,6 +78,17 @@ TEST(PhysicsPartition, ShippedTableHoldsThePublishedValues) {
   EXPECT_EQ(table.find("o16")->at(column_T9_12), 1.03);
   EXPECT_EQ(table.find("cr52")->at(column_T9_100), 1.65e19);
   EXPECT_EQ(table.tabulated_to_T9("ne19"), 275.0);
+  // Rows added for the generator presets and the rp-process library, read off pynucastro's files
+  // by hand (frdm_low.txt commit 675d5c79, frdm_high.txt commit 9ac3e65).
+  EXPECT_EQ(table.find("f21")->at(column_T9_10), 1.500000);
+  EXPECT_EQ(table.find("f21")->at(column_T9_12), 1.94);
+  EXPECT_EQ(table.find("ne23")->at(column_T9_10), 1.593973);
+  EXPECT_EQ(table.find("ne24")->at(column_T9_10), 1.665671);
+  EXPECT_EQ(table.find("ne23")->at(column_T9_12), 1.95);
+  EXPECT_EQ(table.find("y78")->at(column_T9_12), 5.79e2);
+  EXPECT_EQ(table.find("y78")->at(column_T9_275), 1.75e80);
+  EXPECT_EQ(table.find("y85")->at(column_T9_275), 1.23e89);
+  EXPECT_EQ(table.tabulated_to_T9("y77"), 10.0);  // frdm_high.txt's Y starts at y78
   // No 2003 row: the T9 10 value held, and the table says so.
   EXPECT_EQ(table.find("na19")->at(column_T9_10), 6.164175);
   EXPECT_EQ(table.find("na19")->at(column_T9_275), 6.164175);
@@ -130,6 +149,9 @@ void expect_every_gap_named(const Network& network, const PartitionTable& table,
     const std::string& name = network.species[species].name;
     if (!table.find(name)) {
       expected_untabulated.push_back(name);
+      int Z = 0, A = 0;
+      EXPECT_TRUE(parse_nuclide_name(name, Z, A) && Z < 8) << name << " of " << network.name
+                                                           << ": the table covers every shipped nuclide from O up";
     } else if (table.tabulated_to_T9(name) < 275.0) {
       std::ostringstream entry;
       entry << name << " (T9 > " << table.tabulated_to_T9(name) << ")";
@@ -159,6 +181,29 @@ TEST(PhysicsPartition, NamesWhatItHoldsOnEveryShippedNetwork) {
     std::printf("  generator %s: %d tabulated to T9 275, %d held above T9 10, %d untabulated\n",
                 std::string(preset.name).c_str(), full, held, untabulated);
   }
+}
+
+TEST(PhysicsPartition, TableCoversPynucastrosRpProcessLibraryFromOxygenUp) {
+  // tests/data/pynucastro-rp-process-lib.nuclides: every nuclide of pynucastro's rp-process library.
+  const PartitionTable table = read_partition_table(default_partition_table_path());
+  int covered = 0, to_275 = 0, light = 0;
+  for (const std::string& name :
+       read_nuclide_list(std::string(ZONEODE_SOURCE_DIR) + "/tests/data/pynucastro-rp-process-lib.nuclides")) {
+    int Z = 0, A = 0;
+    ASSERT_TRUE(parse_nuclide_name(name, Z, A));
+    if (Z < 8) {
+      ++light;  // p, d, he3, he4 at G = 1; li7, be7, be8, b8, c12, c13, n12-n15 named by a run
+      continue;
+    }
+    ASSERT_NE(table.find(name), nullptr) << name;
+    ++covered;
+    if (table.tabulated_to_T9(name) == 275.0) ++to_275;
+    else EXPECT_TRUE(held_in_shipped_table.count(name)) << name;
+  }
+  std::printf("  rp-process library: %d nuclides from O up, %d to T9 275, %d held above T9 10; %d lighter\n",
+              covered, to_275, covered - to_275, light);
+  EXPECT_EQ(covered + light, 476);
+  EXPECT_EQ(light, 14);
 }
 
 TEST(PhysicsPartition, AMissingHighTemperatureRowIsHeldAndNamed) {
