@@ -142,10 +142,10 @@ constexpr int implicit_team_min_blocks = SIZE >= 128 ? 4 : 1;
 
 // Placement from the per-block workspace (LaunchPlan::workspace_doubles): none, everything in
 // LDS; the cold arrays' size, the hot ones in LDS; both sizes, everything in global memory.
-// PHYSICS: the instantiation with screening (implicit_team.hpp), launched when an
-// option is on (LaunchPlan::physics), so that the plain kernel keeps its registers. BYTE_COLUMNS:
-// the LU's column indices copied into LDS as bytes after the zone's arrays (networks of at most
-// 256 species, where that keeps as many blocks resident: LaunchPlan::stage_columns).
+// PHYSICS: the instantiation with screening (implicit_team.hpp), launched when an option is on
+// (LaunchPlan::physics), so that the plain kernel keeps its registers. BYTE_COLUMNS: the LU's
+// column indices copied into LDS as bytes after the zone's arrays (networks of at most 256
+// species, where that keeps as many blocks resident: LaunchPlan::stage_columns).
 template <int SIZE, bool PHYSICS, bool BYTE_COLUMNS>
 __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];

@@ -35,7 +35,6 @@
 #include "integrators/implicit.hpp"
 #include "integrators/implicit_team_view.hpp"
 #include "integrators/method_network.hpp"
-#include "physics/self_heating.hpp"
 
 namespace zoneode {
 
@@ -261,9 +260,9 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
 // PHYSICS: the instantiation with screening (as the step view's flag asks: the screened fluxes and
 // Jacobian, the Woodbury correction of weak screening's second rank; self-heating runs take the
 // serial method, which carries T9 in its state: gpu_backend.hip); without it the flag is not
-// read, and the kernel keeps the registers of a run without options (partition functions and neutrino losses are in
-// the rate factors and Q either way). columns: where the solves read the LU's column indices
-// (LuColumns over the structure's, or a ByteColumns copy in LDS).
+// read, and the kernel keeps the registers of a run without options (partition functions and
+// neutrino losses are in the rate factors and Q either way). columns: where the solves read the
+// LU's column indices (LuColumns over the structure's, or a ByteColumns copy in LDS).
 template <bool PHYSICS = false, typename Team, typename Columns>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
