@@ -3,16 +3,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "physics/eos.hpp"
 
 namespace zoneode {
 namespace {
 
-// CODATA 2018, written out here rather than taken from physics/cgs.hpp.
+// CODATA 2018, written out here rather than taken from physics/cgs.hpp: hbar = h / 2 pi and a =
+// 8 pi^5 k^4 / (15 h^3 c^3) are exact (h, k, c exact), to 17 digits.
 constexpr double R = 8.314462618e7;  // k_B N_A [erg/(mol K)]
-constexpr double kB = 1.380649e-16, hbar = 1.054571817e-27, me = 9.1093837015e-28, c = 2.99792458e10;
-constexpr double NA = 6.02214076e23, a_rad = 7.565733250e-15;
+constexpr double kB = 1.380649e-16, hbar = 1.0545718176461565e-27, me = 9.1093837015e-28, c = 2.99792458e10;
+constexpr double NA = 6.02214076e23, a_rad = 7.5657332502800e-15;
 
 TEST(PhysicsEos, IdealIonsAreThreeHalvesROverMu) {
   // Pure he4: mu_ion = 4, c_v = 1.5 R / 4.
