@@ -107,7 +107,7 @@ TEST(QValues, ABadTableNamesFileAndLine) {
             std::string::npos);
   EXPECT_NE(error_of("6 12 0.0\n").find(":1: 3 fields, expected 4"), std::string::npos);
   EXPECT_NE(error_of("6 12 0.0 0\n6 12 0.0 0\n").find(":2: Z 6 A 12 listed twice"), std::string::npos);
-  EXPECT_NE(error_of("7 6 0.0 0\n").find(":1: '7 6' is no nuclide"), std::string::npos);
+  EXPECT_NE(error_of("7 6 0.0 0\n").find(":1: Z A '7 6' is no nuclide"), std::string::npos);
   EXPECT_NE(error_of("6 12 0.0 2\n").find(":1: estimated flag '2'"), std::string::npos);
   fs::remove(path);
 }

@@ -56,7 +56,7 @@ MassTable read_mass_table(const std::string& path) {
     const std::optional<std::int64_t> Z = parse_whole_integer(fields[0]);
     const std::optional<std::int64_t> A = parse_whole_integer(fields[1]);
     if (!Z || !A || *Z < 0 || *A < 1 || *Z > *A)
-      fail(path, line, "'" + excerpt(fields[0] + " " + fields[1]) + "' is no nuclide, expected integers Z >= 0 and A >= max(Z, 1)");
+      fail(path, line, "Z A '" + excerpt(fields[0] + " " + fields[1]) + "' is no nuclide, expected integers Z >= 0 and A >= max(Z, 1)");
     const std::optional<double> keV = parse_whole_number(fields[2]);
     if (!keV) fail(path, line, "mass excess '" + excerpt(fields[2]) + "' is not a number, expected a finite number of keV");
     if (fields[3] != "0" && fields[3] != "1") fail(path, line, "estimated flag '" + excerpt(fields[3]) + "', expected 0 or 1");
