@@ -39,9 +39,13 @@
 #pragma once
 
 #include <cmath>
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+#include <vector>
+#endif
 
 #include "common/portability.hpp"
 #include "physics/cgs.hpp"
+#include "physics/eos_table.hpp"
 
 namespace zoneode {
 
@@ -226,9 +230,105 @@ ZONEODE_HD inline ElectronPositronGas electron_positron_gas(double temperature, 
   return gas;
 }
 
-// Electrons and positrons [erg/(g K)] (ye = sum Z Y [mol/g]).
-ZONEODE_HD inline double electron_specific_heat(double temperature, double density, double ye) {
+// Electrons and positrons [erg/(g K)] (ye = sum Z Y [mol/g]) from the exact gas above.
+ZONEODE_HD inline double electron_specific_heat_exact(double temperature, double density, double ye) {
   return electron_positron_gas(temperature, density, ye).specific_heat;
+}
+
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+// The table of physics/eos_table.hpp, built on the host from the exact gas.
+struct ElectronGasTable {
+  std::vector<double> log_c;
+  std::vector<int> row_first, row_end, row_offset;
+  ElectronGasTableView view;  // into the vectors above (rebuilt by refresh_view after a copy)
+  void refresh_view() {
+    view.log_c = log_c.data();
+    view.row_first = row_first.data();
+    view.row_end = row_end.data();
+    view.row_offset = row_offset.data();
+  }
+};
+
+inline ElectronGasTable build_electron_gas_table() {
+  using namespace eos_table_detail;
+  ElectronGasTable table;
+  ElectronGasTableView& v = table.view;
+  v.T9_min = 0.005;
+  v.T9_max = 200.0;
+  v.rho_ye_min = 0.1;
+  v.rho_ye_max = 2e10;
+  const double h = 0.1;
+  v.y_step = v.x_step = h;
+  const double y_lo = temperature_coordinate(beta_of_T9(v.T9_min));
+  const double y_hi = temperature_coordinate(beta_of_T9(v.T9_max));
+  v.y_first = y_lo - 3.0 * h;
+  v.rows = static_cast<int>(floor((y_hi - v.y_first) / h)) + 5;
+  v.x_first = density_coordinate(v.T9_max, v.rho_ye_min) - 3.0 * h;
+  // T9 at row coordinate y (y increases with T9): bisection in ln T9.
+  auto T9_at = [](double y) {
+    double lo = log(1e-6), hi = log(1e5);
+    for (int k = 0; k < 200; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      if (temperature_coordinate(beta_of_T9(exp(mid))) < y) lo = mid;
+      else hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
+  };
+  auto clamp_T9 = [&](double T9) { return T9 < v.T9_min ? v.T9_min : (T9 > v.T9_max ? v.T9_max : T9); };
+  std::vector<double> row_T9(v.rows);
+  table.row_first.resize(v.rows);
+  table.row_end.resize(v.rows);
+  table.row_offset.resize(v.rows + 1);
+  table.row_offset[0] = 0;
+  for (int r = 0; r < v.rows; ++r) {
+    row_T9[r] = T9_at(v.y_first + r * h);
+    // Row r is read by lookups in cell rows r-3..r+2: T9 from row r-3's to row r+3's.
+    const double T9_low = clamp_T9(T9_at(v.y_first + (r - 3) * h)), T9_high = clamp_T9(T9_at(v.y_first + (r + 3) * h));
+    const int column_low = static_cast<int>(floor((density_coordinate(T9_high, v.rho_ye_min) - v.x_first) / h));
+    const int column_high = static_cast<int>(floor((density_coordinate(T9_low, v.rho_ye_max) - v.x_first) / h));
+    table.row_first[r] = column_low - 2 > 0 ? column_low - 2 : 0;
+    table.row_end[r] = column_high + 4;
+    table.row_offset[r + 1] = table.row_offset[r] + (table.row_end[r] - table.row_first[r]);
+  }
+  table.log_c.resize(table.row_offset[v.rows]);
+  const double per_electron = cgs::avogadro * cgs::boltzmann;  // c_v per gram at Ye = 1 over c [in k_B]
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic)  // each node independent: the same table on any thread count
+#endif
+  for (int r = 0; r < v.rows; ++r) {
+    const double T9 = row_T9[r];
+    for (int column = table.row_first[r]; column < table.row_end[r]; ++column) {
+      const double rho_ye = exp(v.x_first + column * h) * T9 * T9 * T9;
+      const double cv = electron_positron_gas(T9 * cgs::kelvin_per_gk, rho_ye, 1.0).specific_heat;
+      table.log_c[table.row_offset[r] + column - table.row_first[r]] = log(cv / per_electron);
+    }
+  }
+  table.refresh_view();
+  return table;
+}
+
+// The host's table, built at first use (thread-safe: a function-local static).
+inline const ElectronGasTableView& host_electron_gas_table() {
+  static const ElectronGasTable table = build_electron_gas_table();
+  return table.view;
+}
+#endif
+
+// Electrons and positrons [erg/(g K)] (ye = sum Z Y [mol/g]): from the table on the host within its
+// range (physics/eos_table.hpp, within 1e-6 of the exact gas), else (and in device code) exact.
+ZONEODE_HD inline double electron_specific_heat(double temperature, double density, double ye) {
+#if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+  double c = 0.0;
+  if (ye > 0.0 && electron_gas_table_lookup(host_electron_gas_table(), temperature / cgs::kelvin_per_gk, density * ye, c))
+    return ye * cgs::avogadro * cgs::boltzmann * c;
+#endif
+  return electron_specific_heat_exact(temperature, density, ye);
+}
+
+// The total c_v [erg/(g K)] with the exact e-/e+ gas (the table's reference; zoneode-eos-cost).
+ZONEODE_HD inline double specific_heat_exact(double temperature, double density, double ion_sum, double ye) {
+  return ion_specific_heat(ion_sum) + radiation_specific_heat(temperature, density) +
+         electron_specific_heat_exact(temperature, density, ye);
 }
 
 // The total c_v [erg/(g K)].

@@ -61,10 +61,9 @@ ZONEODE_HD inline SpecificHeatSlopes specific_heat_slopes(double T9, double rho,
   const double step = self_heating_difference_step;
   SpecificHeatSlopes s;
   s.cv = specific_heat(T9 * K, rho, ion_sum, ye);
-  const double dT = step * T9, di = step * ion_sum, de = step * ye;
+  const double dT = step * T9, di = step * ion_sum, de = step * ye;  // di: only whether ions are present
   s.d_T9 = (specific_heat((T9 + dT) * K, rho, ion_sum, ye) - specific_heat((T9 - dT) * K, rho, ion_sum, ye)) / (2.0 * dT);
-  if (di > 0.0)
-    s.d_ion_sum = (specific_heat(T9 * K, rho, ion_sum + di, ye) - specific_heat(T9 * K, rho, ion_sum - di, ye)) / (2.0 * di);
+  s.d_ion_sum = (di > 0.0) ? 1.5 * cgs::gas_constant : 0.0;  // c_v is linear in ion_sum (ideal ions): no differences
   if (de > 0.0)
     s.d_ye = (specific_heat(T9 * K, rho, ion_sum, ye + de) - specific_heat(T9 * K, rho, ion_sum, ye - de)) / (2.0 * de);
   return s;
