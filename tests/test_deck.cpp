@@ -222,6 +222,18 @@ TEST_F(DeckTest, SelfHeatingWithAnExplicitMethodOnTheGpuIsRefusedAtItsKey) {
   EXPECT_TRUE(load_deck(write(valid_deck), {"physics.self_heating=true", "integrator.method=qss2"}).physics.self_heating);
 }
 
+// physics.eos (table by default, exact for a CPU run compared with the GPU's exact gas) is read only
+// with self-heating on, and names its choices when wrong.
+TEST_F(DeckTest, EosChoiceIsReadWithSelfHeatingOnly) {
+  EXPECT_EQ(load_deck(write(valid_deck), {"physics.self_heating=true"}).physics.eos, EosEvaluation::table);
+  EXPECT_EQ(load_deck(write(valid_deck), {"physics.self_heating=true", "physics.eos=exact"}).physics.eos,
+            EosEvaluation::exact);
+  const std::string wrong = error_of(valid_deck, {"physics.self_heating=true", "physics.eos=fast"});
+  EXPECT_NE(wrong.find("physics.eos: expected one of table, exact, got 'fast'"), std::string::npos) << wrong;
+  const std::string unheated = error_of(valid_deck, {"physics.eos=exact"});
+  EXPECT_NE(unheated.find("physics.eos: expected self_heating: true with an eos"), std::string::npos) << unheated;
+}
+
 TEST_F(DeckTest, UnknownProfileIsADeckErrorAtItsKey) {
   const std::string message = error_of(replaced(valid_deck, "profile: log,", "profile: spiral,"));
   EXPECT_NE(message.find("deck.yaml:7:22: zones.density.profile: expected one of constant, linear, log, random, log_random, "

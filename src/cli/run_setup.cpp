@@ -318,7 +318,10 @@ void set_up_run(Run& run) {
   start_self_check(run);
   // Self-heating's c_v table (physics/eos_table.hpp), built here, in the set-up time, rather than by
   // the first zone inside the timed loop.
-  if (run.deck.physics.self_heating) host_electron_gas_table();
+  if (run.deck.physics.self_heating) {
+    host_electron_gas_table_enabled() = run.deck.physics.eos == EosEvaluation::table;
+    if (host_electron_gas_table_enabled()) host_electron_gas_table();
+  }
   prepare_output(run);
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());
   run.loop_start = MPI_Wtime();

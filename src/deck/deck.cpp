@@ -252,6 +252,11 @@ PhysicsOptions read_physics(DeckSection section, IntegrationMethod method, Backe
                      " on run.backend gpu (its GPU kernels do not carry T9 in the state; use run.backend cpu or "
                      "integrator.method implicit)",
                  "true");
+  // Read (and written out) only with self-heating on: other decks resolve as before.
+  if (physics.self_heating)
+    physics.eos = section.choice("eos", EosEvaluation::table, eos_evaluation_choices, eos_evaluation_name);
+  else if (section.has("eos"))
+    section.fail("eos", "self_heating: true with an eos");
   physics.neutrino_losses = section.boolean("neutrino_losses", false);
   section.finish();
   return physics;

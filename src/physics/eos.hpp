@@ -307,6 +307,13 @@ inline ElectronGasTable build_electron_gas_table() {
   return table;
 }
 
+// Whether the host reads the table (deck physics.eos: table | exact; set once in the run's set-up,
+// before any zone runs; true by default).
+inline bool& host_electron_gas_table_enabled() {
+  static bool enabled = true;
+  return enabled;
+}
+
 // The host's table, built at first use (thread-safe: a function-local static).
 inline const ElectronGasTableView& host_electron_gas_table() {
   static const ElectronGasTable table = build_electron_gas_table();
@@ -315,11 +322,12 @@ inline const ElectronGasTableView& host_electron_gas_table() {
 #endif
 
 // Electrons and positrons [erg/(g K)] (ye = sum Z Y [mol/g]): from the table on the host within its
-// range (physics/eos_table.hpp, within 1e-6 of the exact gas), else (and in device code) exact.
+// range (physics/eos_table.hpp, within 1e-6 of the exact gas) unless physics.eos is exact, else
+// (and in device code) exact.
 ZONEODE_HD inline double electron_specific_heat(double temperature, double density, double ye) {
 #if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
   double c = 0.0;
-  if (ye > 0.0 && electron_gas_table_lookup(host_electron_gas_table(), temperature / cgs::kelvin_per_gk, density * ye, c))
+  if (ye > 0.0 && host_electron_gas_table_enabled() && electron_gas_table_lookup(host_electron_gas_table(), temperature / cgs::kelvin_per_gk, density * ye, c))
     return ye * cgs::avogadro * cgs::boltzmann * c;
 #endif
   return electron_specific_heat_exact(temperature, density, ye);

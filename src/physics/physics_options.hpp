@@ -30,6 +30,19 @@ inline std::string_view partition_missing_name(PartitionMissing choice) {
   return "unknown";
 }
 
+// How self-heating's electron-positron c_v is evaluated on the host (physics/eos_table.hpp): the
+// table (default, ~100 ns a call) or the exact gas (3-35 us; what device code always evaluates, so
+// a CPU run that a GPU run is compared with bit for bit takes it).
+enum class EosEvaluation : int { table = 0, exact = 1 };
+inline constexpr EosEvaluation eos_evaluation_choices[] = {EosEvaluation::table, EosEvaluation::exact};
+inline std::string_view eos_evaluation_name(EosEvaluation choice) {
+  switch (choice) {
+    case EosEvaluation::table: return "table";
+    case EosEvaluation::exact: return "exact";
+  }
+  return "unknown";
+}
+
 struct PhysicsOptions {
   ScreeningKind screening = ScreeningKind::none;  // electron screening of charged-particle rates
   bool partition_functions = false;  // reverse ('v') REACLIB rates times G_products / G_reactants
@@ -37,6 +50,7 @@ struct PhysicsOptions {
   // unity: G = 1 for untabulated nuclides, named in the run header and summary; refuse: an input error.
   PartitionMissing partition_missing = PartitionMissing::unity;
   bool self_heating = false;         // T follows dT/dt = eps / c_v (physics/eos.hpp)
+  EosEvaluation eos = EosEvaluation::table;  // self-heating's e-/e+ c_v on the host
   bool neutrino_losses = false;      // weak reactions keep Q (1 - neutrino share) (physics/neutrinos.hpp)
   bool any() const {
     return screening != ScreeningKind::none || partition_functions || self_heating || neutrino_losses;

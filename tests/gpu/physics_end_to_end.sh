@@ -110,9 +110,11 @@ declare -A options=(
   [chugunov2007]="physics.screening=chugunov2007"
   [partition_functions]="physics.partition_functions=true"
   [neutrino_losses]="physics.neutrino_losses=true"
-  [self_heating]="physics.self_heating=true"
-  [all]="physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true"
+  [self_heating]="physics.self_heating=true physics.eos=exact"
+  [all]="physics.screening=chugunov2007 physics.partition_functions=true physics.neutrino_losses=true physics.self_heating=true physics.eos=exact"
 )
+# physics.eos=exact: device code evaluates the exact e-/e+ gas, the CPU by default a table within
+# 2.2e-7 of it (src/physics/eos_table.hpp); the CPU reference takes the exact one, as the GPU does.
 for option in none weak chugunov2007 partition_functions neutrino_losses self_heating all; do
   sets=()
   for s in ${options[$option]}; do sets+=(--set "$s"); done
