@@ -32,9 +32,10 @@
 // poles' distance is ~1e-10 for beta <= 17.
 // Cost: 80 nodes (eta < 24) to ~220 (eta ~ 1000, T9 0.1 at rho 1e10) per species per pass, one
 // exp and two square roots a node; 2-6 passes (the Newton iterations), positrons skipped where
-// eta_+ < -100 (their share < 1e-40). 2.4-15 us a call on one core of the (shared) development
-// machine; it is called once per accepted step per zone (on the GPU by each zone's team), about
-// the cost of one evaluation of the rate factors of a 150-species network.
+// eta_+ < -100 (their share < 1e-40). 3-35 us a call on one core of the (shared) development
+// machine (zoneode-eos-cost), so on the host self-heating reads c_v from a table of this gas
+// (physics/eos_table.hpp, built below at first use; ~0.1 us a call, within 2.2e-7) unless the deck
+// says physics.eos: exact; device code evaluates the quadrature.
 // Host/device: no containers, no exceptions; the nodes are local constants.
 #pragma once
 
