@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "codegen_networks.hpp"
 #include "integrators/implicit_codegen.hpp"
@@ -30,6 +31,17 @@ int main(int argc, char** argv) {
   for (const std::string& name : codegen_network_names()) emit(name, "gen_" + name, CodegenFault::none, 2000);
   // Small parts on s16: rows split over many functions must give the same result.
   emit("s16", "gen_s16_small_parts", CodegenFault::none, 16);
+  {  // The GPU's form: the factorisation parts as separate units with C names (compiled in parallel).
+    const CompactNetwork compact(codegen_network("default"));
+    const ImplicitStructure structure(compact);
+    std::vector<std::string> parts;
+    CodegenOptions options;
+    options.name_space = "gen_default_separate";
+    options.updates_per_part = 500;
+    options.separate_parts = &parts;
+    text += emit_implicit_linear_algebra(structure, options);
+    for (const std::string& part : parts) text += part;
+  }
   emit("default", "gen_default_drop_update", CodegenFault::drop_update, 2000);
   emit("default", "gen_default_wrong_literal", CodegenFault::wrong_literal, 2000);
   const std::string temporary = std::string(argv[1]) + ".partial";

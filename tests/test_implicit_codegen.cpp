@@ -163,6 +163,9 @@ TEST(ImplicitCodegen, GeneratedLinearAlgebraIsTheSerialOneOnEveryTestNetwork) {
   check_network<gen_s16_small_parts::LinearAlgebra>("s16", gen_s16_small_parts::species_count,
                                                     gen_s16_small_parts::filled_count, 1e-4);
   check_network<gen_default::LinearAlgebra>("default", gen_default::species_count, gen_default::filled_count, 1e-6);
+  // The form the GPU compiles: the factorisation in separate units (NVRTC programs) with C names.
+  check_network<gen_default_separate::LinearAlgebra>("default", gen_default_separate::species_count,
+                                                     gen_default_separate::filled_count, 1e-6);
   check_network<gen_rpz12::LinearAlgebra>("rpz12", gen_rpz12::species_count, gen_rpz12::filled_count, 1e-6);
   check_network<gen_rpz24::LinearAlgebra>("rpz24", gen_rpz24::species_count, gen_rpz24::filled_count, 1e-6);
 }

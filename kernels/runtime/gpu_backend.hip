@@ -109,6 +109,9 @@ class GpuBackend final : public Backend {
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' does not exist for integrator.method: implicit on the GPU; it has " +
                                   gpu::implicit_variant_names());
+    if (!ops_ && selection.kernel == KernelVariant::generated)
+      throw std::invalid_argument("run.kernel: 'generated' exists for integrator.method: implicit only (the explicit "
+                                  "methods have no generated kernel yet); use final");
     if (!ops_)
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' is not built in this binary (configure with -DZONEODE_KERNEL=" +

@@ -103,17 +103,33 @@ std::string emit_implicit_linear_algebra(const ImplicitStructure& s, const Codeg
   std::int64_t update = 0;
   int part = 0;
   int row = 0;
+  // Separate parts (options.separate_parts): each its own translation unit with a C name, declared here.
+  auto part_name = [&](int p) {
+    return options.separate_parts ? ns + "_factor_part_" + std::to_string(p) : "factor_part_" + std::to_string(p);
+  };
+  if (options.separate_parts) options.separate_parts->clear();
   while (row < n) {
-    out << "ZONEODE_GEN_NOINLINE ZONEODE_GEN_HD void factor_part_" << part << "(double* a) {\n";
+    std::ostringstream body;
+    body << (options.separate_parts ? "extern \"C\" " : "") << "ZONEODE_GEN_NOINLINE ZONEODE_GEN_HD void "
+         << part_name(part) << "(double* a) {\n";
     const std::int64_t part_start = update;
     while (row < n && (update == part_start || update - part_start < options.updates_per_part)) {
-      sum.statements += emit_factor_row(out, s, row, update, fault_update, options.fault);
+      sum.statements += emit_factor_row(body, s, row, update, fault_update, options.fault);
       ++row;
     }
-    out << "}\n\n";
+    body << "}\n\n";
+    if (options.separate_parts) {
+      options.separate_parts->push_back(body.str());
+      out << "extern \"C\" ZONEODE_GEN_HD void " << part_name(part) << "(double* a);\n";
+    } else {
+      out << body.str();
+    }
     ++part;
   }
   sum.factor_parts = part;
+  out << "ZONEODE_GEN_HD inline void factor_values(double* a) {\n";
+  for (int p = 0; p < part; ++p) out << "  " << part_name(p) << "(a);\n";
+  out << "}\n\n";
 
   // Solve: forward substitution into f<p>, backward into u<p>, then x in species order.
   out << "template <typename In, typename Out>\nZONEODE_GEN_NOINLINE ZONEODE_GEN_HD void solve_values(const double* a, "
@@ -141,8 +157,7 @@ std::string emit_implicit_linear_algebra(const ImplicitStructure& s, const Codeg
   // The policy implicit::integrate_zone_with takes.
   out << "struct LinearAlgebra {\n  double lu[filled_count];\n"
          "  template <typename Jacobian>\n  ZONEODE_GEN_HD void factor(double diagonal, const Jacobian& jacobian) {\n"
-         "    assemble_matrix(lu, jacobian, diagonal);\n";
-  for (int p = 0; p < part; ++p) out << "    factor_part_" << p << "(lu);\n";
+         "    assemble_matrix(lu, jacobian, diagonal);\n    factor_values(lu);\n";
   out << "  }\n  template <typename In, typename Out>\n  ZONEODE_GEN_HD void solve(const In& b, Out x) const { "
          "solve_values(lu, b, x); }\n};\n\n}  // namespace "
       << ns << "\n";

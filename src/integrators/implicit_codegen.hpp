@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace zoneode {
 
@@ -36,6 +37,10 @@ struct CodegenOptions {
   std::string name_space = "zoneode_generated";  // the emitted code's namespace
   int updates_per_part = 2000;                    // LU updates per factorisation function (at least one row)
   CodegenFault fault = CodegenFault::none;
+  // Where set, each factorisation part is written here as a translation unit of its own, a function
+  // with C linkage NAMESPACE_factor_part_K that the main text declares: the parts then compile in
+  // parallel (NVRTC programs on threads, joined by the device linker).
+  std::vector<std::string>* separate_parts = nullptr;
 };
 
 // What the emitted code holds, for run headers and the tests.
@@ -45,7 +50,8 @@ struct CodegenSummary {
   int factor_parts = 0;
 };
 
-// The source text: namespace options.name_space holds species_count, filled_count and
+// The source text: namespace options.name_space holds species_count, filled_count, the functions
+// assemble_matrix(a, jacobian, diagonal), factor_values(a) and solve_values(a, b, x), and
 // struct LinearAlgebra { double lu[filled_count]; factor(diagonal, jacobian); solve(b, x); } (the
 // policy of implicit::integrate_zone_with).
 std::string emit_implicit_linear_algebra(const ImplicitStructure& structure, const CodegenOptions& options = {},
