@@ -6,7 +6,7 @@
 # compared with the CPU at relative 1e-12 (zoneode-compare --rtol 1e-12 --atol 1e-28) and timed
 # (median of up to 3 runs). Prints one table, regime x variant, and writes to OUT_DIR:
 #   ladder.txt (log and table), ladder.csv, ladder.json, cells.jsonl (raw records), logs.tgz
-# Usage: scripts/gpu-ladder.sh [--dry-run] [OUT_DIR]        (about 6 minutes on an H200)
+# Usage: scripts/gpu-ladder.sh [--dry-run] [OUT_DIR]   (a-drpz24 about 6 minutes on an H200; r832 and h* more)
 #   --dry-run               print the commands, run nothing
 # Environment (all optional):
 #   LADDER_REGIMES="a b c1 c2 d d832 d6656 drpz24 r832 h104 h832 h6656 h104s h832s h6656s"  regimes
