@@ -96,6 +96,20 @@ TEST_F(DeckTest, OutOfRangeValue) {
   EXPECT_NE(message.find("zones.temperature.value: expected a number > 0, got '-2'"), std::string::npos) << message;
 }
 
+// network.isotope_band: the preset's value unless given (s150r's 4, the others 1), and a clear
+// error outside [0.25, 16].
+TEST_F(DeckTest, GeneratorIsotopeBandDefaultsToThePresetsAndIsRangeChecked) {
+  const std::string generator = "network:\n  source: generator\n  preset: s150r\nzones:";
+  const std::string deck_text = replaced(replaced(valid_deck, "network:\n  source: decay_chain\n  rates: [3.0, 0.7]\nzones:", generator),
+                                         "x0: 1.0", "he4: 1.0");
+  EXPECT_EQ(load_deck(write(deck_text), {}).network.generator.isotope_band, 4.0);
+  EXPECT_EQ(load_deck(write(deck_text), {"network.preset=s150"}).network.generator.isotope_band, 1.0);
+  EXPECT_EQ(load_deck(write(deck_text), {"network.isotope_band=2.5"}).network.generator.isotope_band, 2.5);
+  const std::string message = error_of(replaced(deck_text, "preset: s150r", "preset: s150r\n  isotope_band: 0.1"));
+  EXPECT_NE(message.find("deck.yaml:4:17: network.isotope_band: expected a number in [0.25, 16], got '0.1'"), std::string::npos)
+      << message;
+}
+
 TEST_F(DeckTest, MissingRequiredKey) {
   const std::string message = error_of(replaced(valid_deck, "  end_time: 1.0e-2\n", "  dt_fraction: 0.1\n"));
   EXPECT_NE(message.find("integrator.end_time: expected a number > 0 (this key is required)"), std::string::npos)

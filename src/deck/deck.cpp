@@ -26,6 +26,7 @@ NetworkSpec read_network(DeckSection section) {
       network.generator.species = static_cast<int>(section.integer("species", preset.species, 4, 4000));
       network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));
       network.generator.seed = static_cast<std::uint64_t>(section.integer("seed", static_cast<std::int64_t>(preset.seed), 0));
+      network.generator.isotope_band = section.number("isotope_band", preset.isotope_band, between(0.25, 16.0));
       break;
     }
     case NetworkSource::reaclib:
