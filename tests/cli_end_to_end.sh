@@ -82,11 +82,17 @@ check "info counts" grep -q "100 species" "$work/info.txt"
 check "export" run 0 "$work/export.txt" network export "$source_dir/inputs/quick.yaml" --output "$work/net.txt"
 check "export refuses to overwrite" run 2 "$work/export2.txt" network export "$source_dir/inputs/quick.yaml" --output "$work/net.txt"
 check "export --force" run 0 "$work/export3.txt" network export "$source_dir/inputs/quick.yaml" --output "$work/net.txt" --force
-sed -e 's/source: generator/source: file/' -e "s#preset: s16#file: $work/net.txt#" \
+# q_values: header takes the file's Q values as written: the generator's own (its beta+ decays take
+# Q_EC - 2 m_e c^2, and it sums an exchange's masses in its own order), so the results are its
+# bit for bit; the default, masses, recomputes them (network/q_values.hpp).
+sed -e 's/source: generator/source: file\n  q_values: header/' -e "s#preset: s16#file: $work/net.txt#" \
   "$source_dir/inputs/quick.yaml" >"$work/fromfile.yaml"
 check "run from the exported file" run 0 "$work/qf.txt" "$work/fromfile.yaml" --set zones.count=64 --quiet \
   --threads 2 --summary "$work/qf.json"
 check "file network gives the same results" test "$(json_value "$work/qf.json" result_hash)" = "$h1"
+sed -e '/q_values: header/d' "$work/fromfile.yaml" >"$work/fromfile_masses.yaml"
+check "run from the exported file, Q from masses" run 0 "$work/qm.txt" "$work/fromfile_masses.yaml" --set zones.count=64 \
+  --quiet --threads 2
 
 # A zone that fails (mass drift beyond a tiny bound) gives exit status 3 and is counted.
 check "failed zones exit 3" run 3 "$work/fail.txt" "${quick[@]}" --set integrator.max_mass_drift=1e-15 \

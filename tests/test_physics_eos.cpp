@@ -3,16 +3,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "physics/eos.hpp"
 
 namespace zoneode {
 namespace {
 
-// CODATA 2018, written out here rather than taken from physics/cgs.hpp.
+// CODATA 2018, written out here rather than taken from physics/cgs.hpp: hbar = h / 2 pi and a =
+// 8 pi^5 k^4 / (15 h^3 c^3) are exact (h, k, c exact), to 17 digits.
 constexpr double R = 8.314462618e7;  // k_B N_A [erg/(mol K)]
-constexpr double kB = 1.380649e-16, hbar = 1.054571817e-27, me = 9.1093837015e-28, c = 2.99792458e10;
-constexpr double NA = 6.02214076e23, a_rad = 7.565733250e-15;
+constexpr double kB = 1.380649e-16, hbar = 1.0545718176461565e-27, me = 9.1093837015e-28, c = 2.99792458e10;
+constexpr double NA = 6.02214076e23, a_rad = 7.5657332502800e-15;
 
 TEST(PhysicsEos, IdealIonsAreThreeHalvesROverMu) {
   // Pure he4: mu_ion = 4, c_v = 1.5 R / 4.
@@ -130,6 +132,48 @@ TEST(PhysicsEos, ElectronPositronGasMatchesADirectIntegrationOverMomentum) {
       EXPECT_NEAR(specific_heat(T, rho, ions, ye), total, 1e-6 * total);
     }
   std::printf("largest relative difference of c_v from the direct integration: %.2e\n", worst);
+}
+
+// rho [g/cm^3] at which the gas's eta is `eta` at T [K] (bisection in log rho; eta rises with rho).
+double density_for_eta(double T, double eta, double ye) {
+  double lo = std::log(1e-6), hi = std::log(1e16);
+  for (int k = 0; k < 200 && hi - lo > 1e-13; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (electron_positron_gas(T, std::exp(mid), ye).eta < eta ? lo : hi) = mid;
+  }
+  return std::exp(0.5 * (lo + hi));
+}
+
+TEST(PhysicsEos, HoldsOnBothSidesOfEverySwitchOfTheQuadrature) {
+  // Issue 39: c_v was 4.4e-6 off just above eta = 12, where the transition interval leaves x = 0
+  // and its first piece started just above the x^1/2 branch point. The quadrature's layout changes
+  // where the transition interval [max(0, eta - 12), max(eta, 0) + 12] leaves 0 (now eta = 24),
+  // where the doubling pieces below it add one (eta = 60, 132, 276, 564, ...), where its piece
+  // count steps (eta = 6 k - 12) and where positrons are skipped (eta_+ = -100); each is probed
+  // just below and above, at every T9 where the point lies in rho 1-1e10, against the direct
+  // integration over momentum. The documented bound is 1e-9.
+  const double ye = 0.5, mc2 = me * c * c;
+  double worst = 0.0;
+  int points = 0;
+  for (double T9 : {0.01, 0.1, 0.5, 2.0, 6.0, 20.0}) {
+    const double T = T9 * 1e9, beta = kB * T / mc2;
+    std::vector<double> switches = {0.0, 6.0, 12.0, 18.0, 24.0, 60.0, 132.0, 276.0, 564.0};
+    switches.push_back(100.0 - 2.0 / beta);  // positrons skipped beyond it
+    for (double eta_switch : switches)
+      for (double offset : {-0.05, -1e-6, 1e-6, 0.05, 0.5}) {
+        const double eta = eta_switch + offset;
+        const double rho = density_for_eta(T, eta, ye);
+        if (!(rho >= 1.0 && rho <= 1e10)) continue;
+        const double reference = reference_electron_specific_heat(T, rho, ye);
+        const double cv = electron_specific_heat(T, rho, ye);
+        const double error = std::fabs(cv / reference - 1.0);
+        EXPECT_LT(error, 1e-9) << "T9 " << T9 << " eta " << eta << " rho " << rho;
+        worst = std::fmax(worst, error);
+        ++points;
+      }
+  }
+  std::printf("%d points around the switches: largest relative difference of c_v %.2e\n", points, worst);
+  EXPECT_GT(points, 40);
 }
 
 TEST(PhysicsEos, NonDegenerateElectronsTendToThreeHalvesNK) {

@@ -1,6 +1,8 @@
 // Neutrino shares of weak decays against published mean neutrino energies.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "physics/neutrinos.hpp"
 
 namespace zoneode {
@@ -43,6 +45,23 @@ TEST(PhysicsNeutrinos, Boron8TakesTheMeasuredMean) {
   // Only 8B: 8Li (Z 3, A 8, beta- to the same 8Be states) and others keep the allowed spectrum.
   EXPECT_EQ(measured_mean_neutrino_energy(3, 8), 0.0);
   EXPECT_EQ(neutrino_share(WeakKind::beta_minus, 16.0, 4, 3, 8), neutrino_share(WeakKind::beta_minus, 16.0, 4));
+}
+
+TEST(PhysicsNeutrinos, Beryllium7CaptureTakesTheMeasuredMean) {
+  // 7Be + e- -> 7Li: 89.6% to the ground state (0.862 MeV line), 10.4% to the 478 keV level (0.384
+  // MeV): Bahcall (1989), mean 0.814 MeV; the gamma of the level stays. Q from masses (NUBASE2020)
+  // 15.76900 - 14.90710 = 0.86190 MeV; the rp library's header 0.863.
+  for (double Q : {0.8619, 0.863}) {
+    EXPECT_NEAR(neutrino_share(WeakKind::electron_capture, Q, 3, 4, 7) * Q, 0.814, 1e-12) << Q;
+    // Planted fault (the former rule, share 1 for every capture): 0.862, 48 keV more lost.
+    EXPECT_GT(std::fabs(neutrino_share(WeakKind::electron_capture, Q, 3) * Q - 0.814), 0.04) << Q;
+  }
+  // The two lines' mean, from the branching: 0.896 x 0.862 + 0.104 x 0.384 = 0.8123 (the published
+  // 0.814 includes the solar thermal shift of the lines).
+  EXPECT_NEAR(0.896 * 0.862 + 0.104 * 0.384, 0.814, 2e-3);
+  // Other captures keep share 1 (pep: two nuclei in, no parent named).
+  EXPECT_EQ(neutrino_share(WeakKind::electron_capture, 1.442, 1), 1.0);
+  EXPECT_EQ(neutrino_share(WeakKind::electron_capture, 2.0, 5, 6, 11), 1.0);
 }
 
 }  // namespace

@@ -192,6 +192,13 @@ int network_command(const CliOptions& options) {
   if (options.command == "network-info") {
     print_network(network, compact, !options.quiet, std::cout);
     if (!options.quiet) print_implicit_work(compact, std::cout);
+    if (deck.network.source == NetworkSource::reaclib || deck.network.source == NetworkSource::file) {
+      // The source's own Q values beside the masses' (network/q_values.hpp).
+      NetworkSpec header_spec = deck.network;
+      header_spec.q_values = QValueSource::header;
+      Network header_network = load_network(header_spec);
+      print_q_values(header_network, deck.network.q_values, options.quiet ? 5 : 20, std::cout);
+    }
     return exit_success;
   }
   // The output path rule of a run (cli/preflight.hpp): never an input, existing only with --force.

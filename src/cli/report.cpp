@@ -51,6 +51,50 @@ void print_network(const Network& network, const CompactNetwork& compact, bool p
   }
 }
 
+void print_q_values(Network header_network, QValueSource used, int rows, std::ostream& out) {
+  MassTable table;
+  try {
+    table = read_mass_table(default_mass_table_path());
+    fill_missing_masses(header_network, table, header_network.name);
+  } catch (const InputError& error) {
+    out << "Q values: " << q_value_source_name(used) << "; no comparison with the masses: " << error.what() << "\n";
+    return;
+  }
+  const std::vector<QValueDisagreement> rows_sorted = q_value_disagreements(header_network);
+  const std::vector<QValueDisagreement>& table_rows = rows_sorted;
+  double sum_squares = 0.0;
+  for (const QValueDisagreement& row : table_rows) sum_squares += row.difference_MeV() * row.difference_MeV();
+  // '#': a nuclide's mass is NUBASE's estimate from systematics (where the table gave it).
+  auto estimated = [&](const Reaction& reaction) {
+    bool any = false;
+    for (const auto* side : {&reaction.reactants, &reaction.products})
+      for (int i : *side) {
+        const Species& species = header_network.species[i];
+        const auto it = table.estimated.find({species.Z, species.A});
+        const double* mass = table.find(species.Z, species.A);
+        any = any || (it != table.estimated.end() && it->second && mass && *mass == species.mass_excess_MeV);
+      }
+    return any;
+  };
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "Q values: %s (network.q_values); header - masses over %zu reactions: largest |difference| %.1f keV, "
+                "rms %.1f keV\n",
+                std::string(q_value_source_name(used)).c_str(), table_rows.size(),
+                table_rows.empty() ? 0.0 : 1e3 * std::fabs(table_rows.front().difference_MeV()),
+                table_rows.empty() ? 0.0 : 1e3 * std::sqrt(sum_squares / static_cast<double>(table_rows.size())));
+  out << line;
+  out << "  reaction                                    Q header [MeV]   Q masses [MeV]   difference [keV]"
+         "  (# a mass from systematics)\n";
+  for (std::size_t k = 0; k < table_rows.size() && k < static_cast<std::size_t>(rows); ++k) {
+    const QValueDisagreement& row = table_rows[k];
+    const Reaction& reaction = header_network.reactions[row.reaction];
+    std::snprintf(line, sizeof line, "  %-42s %15.6f  %15.6f%s %17.3f\n", excerpt(header_network.describe(reaction)).c_str(),
+                  row.header_MeV, row.mass_MeV, estimated(reaction) ? "#" : " ", 1e3 * row.difference_MeV());
+    out << line;
+  }
+}
+
 void print_implicit_work(const CompactNetwork& compact, std::ostream& out) {
   const ImplicitStructure structure(compact);
   const ImplicitStepWork work = count_implicit_step_work(compact, structure);
@@ -175,7 +219,8 @@ void print_summary(const RunSummary& s, std::ostream& out) {
     out << line;
   }
   out << "  result hash      " << s.result_hash << "\n";
-  out << partition_untabulated_warning(s) << partition_held_warning(s) << weak_screening_warning(s);
+  out << partition_untabulated_warning(s) << partition_held_warning(s) << weak_screening_warning(s)
+      << fit_range_warning(s);
   if (s.stopped_after_outer_step >= 0) {
     out << "  stopped early    after outer step " << s.stopped_after_outer_step << " by a signal; checkpoint "
         << (s.checkpoint.empty() ? std::string("none (no output.prefix)") : s.checkpoint) << "\n";
@@ -194,6 +239,24 @@ std::string partition_held_warning(const RunSummary& s) {
   return "  warning          partition functions: no high-temperature row for " + std::to_string(s.partition_held.size()) +
          " nuclide(s) of reverse rates in " + s.partition_table + ", G held at its last tabulated value above: " +
          comma_list(s.partition_held) + "\n";
+}
+
+std::string fit_range_warning(const RunSummary& s) {
+  if (s.fit_range_zones_above == 0) return "";
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "  warning          rates beyond their fits' range: %lld zone(s) above T9 10 (up to T9 %.4g); all %lld "
+                "rate sets taken at T9 10 there (REACLIB fits end at 10; partition functions, screening and EOS at "
+                "the zone's T9: inputs/README.md, \"Above T9 10\"); followed to T9 %.4g, %lld fit(s) would rise and "
+                "%lld fall by more than x10",
+                static_cast<long long>(s.fit_range_zones_above), s.fit_range_max_T9,
+                static_cast<long long>(s.fit_range_sets_total), s.fit_range_max_T9,
+                static_cast<long long>(s.fit_range_sets_rising), static_cast<long long>(s.fit_range_sets_falling));
+  std::string text = line;
+  if (!s.fit_range_sets.empty()) text += ": " + comma_list(s.fit_range_sets);
+  if (s.fit_range_sets_rising + s.fit_range_sets_falling > static_cast<std::int64_t>(s.fit_range_sets.size()))
+    text += ", ...";
+  return text + "\n";
 }
 
 std::string weak_screening_warning(const RunSummary& s) {
@@ -285,6 +348,14 @@ std::string summary_json(const RunSummary& s) {
   if (s.weak_screening) {
     out << "  \"weak_screening\": {\"zones_h_above_1\": " << s.weak_screening_zones_above_1
         << ", \"largest_h\": " << format_number_17g(s.weak_screening_largest_h) << "},\n";
+  }
+  if (s.fit_range_zones_above > 0) {  // present only above T9 10: other runs' summaries keep their keys
+    out << "  \"rates_beyond_fit\": {\"zones_above_T9_10\": " << s.fit_range_zones_above
+        << ", \"max_T9\": " << format_number_17g(s.fit_range_max_T9) << ", \"rate_sets\": " << s.fit_range_sets_total
+        << ", \"sets_rising_over_x10\": " << s.fit_range_sets_rising
+        << ", \"sets_falling_over_x10\": " << s.fit_range_sets_falling << ", \"sets\": [";
+    for (std::size_t k = 0; k < s.fit_range_sets.size(); ++k) out << (k ? ", " : "") << json_string(s.fit_range_sets[k]);
+    out << "]},\n";
   }
   if (s.self_checked) {
     const SelfCheckResult& c = s.self_check;

@@ -12,11 +12,16 @@
 #include "integrators/settings.hpp"  // zone_status_count
 #include "io/provenance.hpp"
 #include "network/compact.hpp"
+#include "network/q_values.hpp"
 
 namespace zoneode {
 
 // One line of counts (species, reactions, sets, F+/F- terms); a per-species table when asked.
 void print_network(const Network& network, const CompactNetwork& compact, bool per_species, std::ostream& out);
+// The source's Q values (REACLIB headers, a network file's) against the masses' differences: the
+// largest |difference| and the `rows` reactions that disagree most. Species without a mass take the
+// shipped table's; where that has none, says so instead.
+void print_q_values(Network header_network, QValueSource used, int rows, std::ostream& out);
 // The implicit method's structure and counted work per zone-step (network info; the implicit ladder's
 // floors): LU fill, the flops by part, values and indices moved.
 void print_implicit_work(const CompactNetwork& compact, std::ostream& out);
@@ -85,6 +90,15 @@ struct RunSummary {
   bool weak_screening = false;
   std::int64_t weak_screening_zones_above_1 = 0;
   double weak_screening_largest_h = 0;
+  // Zones above T9 10 (every REACLIB fit held at T9 10 there, network/rates.hpp): the most at one
+  // check, the hottest T9 seen, the network's rate sets, and those whose fits would rise or fall by
+  // more than x10 between T9 10 and that T9 (how many; 6 named, those that rise most first).
+  std::int64_t fit_range_zones_above = 0;
+  double fit_range_max_T9 = 0;
+  std::int64_t fit_range_sets_total = 0;
+  std::int64_t fit_range_sets_rising = 0;
+  std::int64_t fit_range_sets_falling = 0;
+  std::vector<std::string> fit_range_sets;
   bool self_checked = false;           // validation.sample_zones > 0
   SelfCheckResult self_check;          // after the last outer step run
 
@@ -101,6 +115,7 @@ std::string summary_json(const RunSummary& summary);
 std::string partition_untabulated_warning(const RunSummary& summary);
 // "" or the line naming the nuclides whose G the table holds above a T9 (no high-temperature row).
 std::string partition_held_warning(const RunSummary& summary);
+std::string fit_range_warning(const RunSummary& summary);
 std::string weak_screening_warning(const RunSummary& summary);
 
 }  // namespace zoneode

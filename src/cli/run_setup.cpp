@@ -309,6 +309,11 @@ void set_up_run(Run& run) {
     run.out << warning;
     if (run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
   }
+  check_fit_range(run);
+  if (const std::string warning = fit_range_warning(run.summary); !warning.empty()) {
+    run.out << warning;
+    if (run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
+  }
   start_self_check(run);
   prepare_output(run);
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());

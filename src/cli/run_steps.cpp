@@ -11,6 +11,7 @@
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "decomposition/rebalance.hpp"
+#include "network/fit_range.hpp"
 #include "physics/screening.hpp"
 
 namespace zoneode {
@@ -151,6 +152,33 @@ void check_weak_screening(Run& run) {
   summary.weak_screening_largest_h = std::max(summary.weak_screening_largest_h, run.mpi.max(largest));
 }
 
+void check_fit_range(Run& run) {
+  const ZoneBatch& batch = run.batch;
+  std::int64_t above = 0;
+  double hottest = 0.0;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    if (batch.temperature[zone] > reaclib_fit_max_T9) ++above;
+    hottest = std::max(hottest, batch.temperature[zone]);
+  }
+  above = run.mpi.sum(above);
+  hottest = run.mpi.max(hottest);
+  RunSummary& summary = run.summary;
+  if (above == 0 || !(hottest > summary.fit_range_max_T9)) {
+    summary.fit_range_zones_above = std::max(summary.fit_range_zones_above, above);
+    return;
+  }
+  summary.fit_range_zones_above = std::max(summary.fit_range_zones_above, above);
+  summary.fit_range_max_T9 = hottest;
+  summary.fit_range_sets_total = rate_set_count(run.network);
+  // Sets whose fit would move lambda by more than x10 between T9 10 and the hottest zone's T9.
+  const std::vector<FitRangeSet> sets = rate_sets_beyond_fit(run.network, hottest, std::log(10.0));
+  summary.fit_range_sets_rising = 0;
+  for (const FitRangeSet& set : sets) summary.fit_range_sets_rising += set.log_change > 0.0 ? 1 : 0;
+  summary.fit_range_sets_falling = static_cast<std::int64_t>(sets.size()) - summary.fit_range_sets_rising;
+  summary.fit_range_sets.clear();  // the 6 that rise most (those that would stall a burn), else the falling
+  for (std::size_t k = 0; k < sets.size() && k < 6; ++k) summary.fit_range_sets.push_back(sets[k].describe(run.network));
+}
+
 void integrate_outer_step(Run& run) {
   const MpiContext& mpi = run.mpi;
   ZoneBatch& batch = run.batch;
@@ -176,6 +204,7 @@ void integrate_outer_step(Run& run) {
   }
   add_step_statistics(batch, mpi, summary, run.rank_totals.max_mass_drift);
   check_weak_screening(run);  // the state after the step: the next one's start
+  check_fit_range(run);
   if (run.self_check) {
     collectively(mpi, exit_runtime_error, [&] {
       summary.self_check = run.self_check->after_outer_step(batch, history.temperature_factor, history.density_factor);

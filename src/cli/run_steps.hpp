@@ -166,6 +166,10 @@ void set_up_run(Run& run);
 // physics.screening: weak: counts the zones whose largest screening exponent H exceeds 1 at their
 // current state, and the largest H, into the summary (the set-up's state and after every outer step).
 void check_weak_screening(Run& run);
+// Zones above T9 10, where every REACLIB fit is held at T9 10 (network/rates.hpp): counted, with the
+// hottest T9 and the rate sets whose fits would change most beyond 10, into the summary (the
+// set-up's state and after every outer step: self-heating may cross it).
+void check_fit_range(Run& run);
 // Integrates every zone over one outer step, applies the prescribed T9 and rho history, adds the
 // step's statistics and runs the self-check.
 void integrate_outer_step(Run& run);

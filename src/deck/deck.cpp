@@ -35,9 +35,11 @@ NetworkSpec read_network(DeckSection section) {
         section.fail("nuclides", "exactly one of nuclides (a list) and nuclides_file (a path)");
       if (section.has("nuclides")) network.nuclides = section.text_list("nuclides");
       else network.nuclides_file = section.existing_file("nuclides_file");
+      network.q_values = section.choice("q_values", QValueSource::masses, q_value_sources, q_value_source_name);
       break;
     case NetworkSource::file:
       network.file = section.existing_file("file");
+      network.q_values = section.choice("q_values", QValueSource::masses, q_value_sources, q_value_source_name);
       break;
     case NetworkSource::decay_chain:
       network.rates = section.number_list("rates", positive());

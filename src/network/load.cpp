@@ -27,10 +27,15 @@ Network load_network(const NetworkSpec& spec) {
       return generate_network(spec.generator);
     case NetworkSource::reaclib: {
       const auto keep = spec.nuclides.empty() ? read_nuclide_list(spec.nuclides_file) : spec.nuclides;
-      return read_reaclib(spec.file, keep);
+      Network network = read_reaclib(spec.file, keep);
+      apply_q_values(network, spec.q_values, spec.file);
+      return network;
     }
-    case NetworkSource::file:
-      return read_network_file(spec.file);
+    case NetworkSource::file: {
+      Network network = read_network_file(spec.file);
+      apply_q_values(network, spec.q_values, spec.file);
+      return network;
+    }
     case NetworkSource::decay_chain:
       return decay_chain_network(spec.rates);
     case NetworkSource::reversible_pair:

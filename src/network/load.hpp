@@ -8,6 +8,7 @@
 
 #include "network/generator.hpp"
 #include "network/network.hpp"
+#include "network/q_values.hpp"
 
 namespace zoneode {
 
@@ -24,6 +25,7 @@ struct NetworkSpec {
   std::string file;                     // reaclib library or zoneode network file
   std::vector<std::string> nuclides;    // reaclib: names to keep (or from nuclides_file)
   std::string nuclides_file;            // reaclib
+  QValueSource q_values = QValueSource::masses;  // reaclib, file: Q from masses or as the source gives it
   std::vector<double> rates;            // decay_chain: decay rates [1/s]; reversible_pair: {forward, reverse}
 };
 

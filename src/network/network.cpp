@@ -83,7 +83,7 @@ void validate_network(const Network& network, const std::string& where) {
 
 double reaction_lambda(const Reaction& reaction, double T9) {
   double lambda = 0.0;
-  for (const auto& set : reaction.sets) lambda += reaclib_set_lambda(set.a.data(), T9);
+  for (const auto& set : reaction.sets) lambda += reaclib_set_lambda(set.a.data(), reaclib_fit_T9(T9));
   return lambda;
 }
 

@@ -45,10 +45,18 @@ ZONEODE_HD inline double reaction_density_factor(const RateView& net, int r, dou
   for (int k = 0; k < net.density_power[r]; ++k) density_factor *= rho;
   return density_factor;
 }
+// REACLIB's fits are made to T9 = 10 and nothing bounds them beyond: exp(polynomial in T9^(1/3),
+// 1/T9, ln T9) runs away (s31 <-> p + p30, mb07: ln lambda 161 at T9 10.2, 767 at 11). Above T9 10
+// every set is evaluated at T9 10 (the rate held at the edge of its fit), while partition
+// functions, screening and the EOS take the zone's own T9: the policy of pynucastro and AMReX
+// Microphysics, justified in inputs/README.md ("Above T9 10"). A NaN T9 passes through.
+inline constexpr double reaclib_fit_max_T9 = 10.0;  // [GK]
+ZONEODE_HD inline double reaclib_fit_T9(double T9) { return T9 > reaclib_fit_max_T9 ? reaclib_fit_max_T9 : T9; }
 ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, double T9, double rho) {
+  const double T9_fit = reaclib_fit_T9(T9);
   double lambda = 0.0;
   for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
-    lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, T9);
+    lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, T9_fit);
   }
   return reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
 }

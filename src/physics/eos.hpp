@@ -19,15 +19,18 @@
 //
 // Quadrature (after Aparicio 1998, ApJS 117, 627 and Gong et al. 2001, CPC 136, 294: split
 // intervals around the Fermi edge, Gauss-Legendre on each, Gauss-Laguerre for the tail): the
-// transition [max(0, eta - 12), max(eta, 0) + 12] in pieces of at most 6 (the integrand's poles
+// transition [eta - 12, max(eta, 0) + 12] (from 0 while eta < 24) in pieces of at most 6 (the integrand's poles
 // sit pi off the real axis at x = eta); below it pieces of doubling length (24, 48, ...) down to
-// the piece that starts at 0, which is integrated in t = sqrt(x) (no x^1/2 branch point); above it
-// 24-point Gauss-Laguerre. 16-point Gauss-Legendre per piece. Accuracy (tests/test_physics_eos.cpp,
-// against a long-double adaptive-Simpson integration over momentum with c_v from a difference of
-// c_v from the derivatives under the integral): within 1e-9 relative on the grid T9 0.1-10 x rho
-// 1-1e10 (most points 1e-12), and the published limits from T9 0.001 (Sommerfeld) to T9 100 (pairs,
-// 7 a T^3); the Gauss rules' error bound from the poles' distance is ~1e-10 for beta <= 17.
-// Cost: 64 nodes (eta < 12) to ~200 (eta ~ 1000, T9 0.1 at rho 1e10) per species per pass, one
+// the piece that starts at 0, which is integrated in t = sqrt(x) (no x^1/2 branch point) in two
+// halves of t; above it 24-point Gauss-Laguerre. 16-point Gauss-Legendre per piece. Accuracy
+// (tests/test_physics_eos.cpp, against a long-double adaptive-Simpson integration over momentum
+// with c_v from the derivatives under the integral): within 1e-9 relative on the grid T9 0.1-10 x
+// rho 1-1e10 (most points 1e-12), on both sides of every switch of this layout (eta = 6 k - 12
+// where the transition's piece count steps, 24 where it leaves 0, 60, 132, ... where a doubling
+// piece is added, and where positrons are skipped) from T9 0.01 to 20, and the published limits
+// from T9 0.001 (Sommerfeld) to T9 100 (pairs, 7 a T^3); the Gauss rules' error bound from the
+// poles' distance is ~1e-10 for beta <= 17.
+// Cost: 80 nodes (eta < 24) to ~220 (eta ~ 1000, T9 0.1 at rho 1e10) per species per pass, one
 // exp and two square roots a node; 2-6 passes (the Newton iterations), positrons skipped where
 // eta_+ < -100 (their share < 1e-40). 2.4-15 us a call on one core of the (shared) development
 // machine; it is called once per accepted step per zone (on the GPU by each zone's team), about
@@ -84,7 +87,7 @@ ZONEODE_HD inline void add_node(FermiMoments& m, double x, double dx, double eta
   m.U += w * bx * f;
 }
 
-// 16-point Gauss-Legendre on [a, b] in x, or in t = sqrt(x) when in_sqrt (then a = 0).
+// 16-point Gauss-Legendre on [a, b] in x, or in t = sqrt(x) on [sqrt(a), sqrt(b)] when in_sqrt.
 ZONEODE_HD inline void add_legendre_piece(FermiMoments& m, double a, double b, bool in_sqrt, double eta,
                                           double beta) {
   const double nodes[8] = {0.09501250983763745, 0.2816035507792589, 0.45801677765722737, 0.6178762444026438,
@@ -101,6 +104,14 @@ ZONEODE_HD inline void add_legendre_piece(FermiMoments& m, double a, double b, b
       else add_node(m, s, ds, eta, beta);
     }
   }
+}
+
+// The piece [0, b] that holds the x^1/2 branch point: in t = sqrt(x), split into two halves in t, so
+// that a Fermi edge at or just past b (poles at x = eta +- i pi) stays several half-lengths from
+// the nodes (one 16-point rule on [0, sqrt(b)] left c_v 3.5e-9 off with the edge at b = 6 or 48).
+ZONEODE_HD inline void add_origin_piece(FermiMoments& m, double b, double eta, double beta) {
+  add_legendre_piece(m, 0.0, 0.25 * b, true, eta, beta);  // t in [0, sqrt(b)/2]
+  add_legendre_piece(m, 0.25 * b, b, true, eta, beta);    // t in [sqrt(b)/2, sqrt(b)]
 }
 
 // 24-point Gauss-Laguerre on [a, inf): int g(x) dx = sum w_k e^{y_k} g(a + y_k).
@@ -125,14 +136,17 @@ ZONEODE_HD inline void add_laguerre_tail(FermiMoments& m, double a, double eta, 
 ZONEODE_HD inline FermiMoments fermi_moments(double eta, double beta) {
   FermiMoments m;
   const double edge_width = 12.0;  // f and h are within e^-12 of their far values beyond it
-  const double lo = eta - edge_width > 0.0 ? eta - edge_width : 0.0;
+  // The transition interval leaves x = 0 only once it can start at least one edge width above it:
+  // a Legendre piece starting just above 0 sees the x^1/2 branch point at its end (eta just above
+  // 12 gave c_v 4.4e-6 off when the interval left 0 at eta = 12).
+  const double lo = eta - edge_width >= edge_width ? eta - edge_width : 0.0;
   const double hi = (eta > 0.0 ? eta : 0.0) + edge_width;
   // Below the edge: pieces of doubling length, each at least its own length above 0, until the
   // one that starts at 0 (at most twice the next length, so the edge's poles stay far from it in t).
   double top = lo, length = 2.0 * edge_width;
   while (top > 0.0) {
     if (top < 2.0 * length) {
-      add_legendre_piece(m, 0.0, top, true, eta, beta);
+      add_origin_piece(m, top, eta, beta);
       break;
     }
     add_legendre_piece(m, top - length, top, false, eta, beta);
@@ -142,7 +156,8 @@ ZONEODE_HD inline FermiMoments fermi_moments(double eta, double beta) {
   const int pieces = static_cast<int>(ceil((hi - lo) / 6.0));
   for (int k = 0; k < pieces; ++k) {
     const double a = lo + (hi - lo) * k / pieces, b = lo + (hi - lo) * (k + 1) / pieces;
-    add_legendre_piece(m, a, b, a == 0.0, eta, beta);
+    if (a == 0.0) add_origin_piece(m, b, eta, beta);
+    else add_legendre_piece(m, a, b, false, eta, beta);
   }
   add_laguerre_tail(m, hi, eta, beta);
   return m;

@@ -1,6 +1,7 @@
 // The share of a weak reaction's Q value that its neutrino carries away, so that the energy a
 // zone keeps is Q (1 - share). A documented approximation, per reaction class:
-//   - electron capture (REACLIB 'ec'/'bec', incl. pep): the neutrino takes everything, share 1;
+//   - electron capture (REACLIB 'ec'/'bec', incl. pep): the neutrino takes everything, share 1,
+//     except where a measured mean applies (7Be: a branch feeds an excited state);
 //   - beta+ (total charge falls by one): positron endpoint E0 = Q - 2 m_e c^2 (REACLIB Q values are
 //     atomic-mass differences); share = <E_nu> / Q with <E_nu> the mean neutrino energy of an
 //     allowed spectrum, N(T) ~ F(Z, E) p E (E0 - T)^2, F the non-relativistic Fermi function
@@ -10,8 +11,8 @@
 //   - beta- (charge rises by one): E0 = Q, same spectrum with the attractive F.
 // Against Bahcall's mean solar-neutrino energies (pp 0.2668, 13N 0.7067, 15O 0.9965, 17F 0.9994
 // MeV) this gives 0.2647, 0.7063, 0.9960, 0.9994 (tests/test_physics_neutrinos.cpp). Decays that feed
-// a broad excited state of the daughter take the measured mean instead
-// (measured_mean_neutrino_energy: 8B). Other forbidden transitions and excited-state branches, decays
+// a broad excited state of the daughter, or captures that partly feed an excited state, take the
+// measured mean instead (measured_mean_neutrino_energy: 8B, 7Be). Other forbidden transitions and excited-state branches, decays
 // from excited states and the stellar (thermal, density-dependent) weak rates' own neutrino spectra
 // are not modelled. Host/device (it is evaluated once per network, on the host).
 #pragma once
@@ -54,8 +55,13 @@ ZONEODE_HD inline double mean_neutrino_energy(double E0_MeV, double daughter_Z, 
 //   Bahcall et al. 1996, Phys. Rev. C 54, 411 (the spectrum built from the measured alpha spectrum).
 //   The allowed spectrum to the ground state gives 8.71 MeV; to a sharp level at 3.03 MeV, 7.19;
 //   the width matters, so the measured mean is taken rather than a model of the line shape.
+//   7Be (Z 4, A 7), electron capture: two lines, 0.862 MeV to the ground state of 7Li (89.6%) and
+//   0.384 MeV to its 478 keV level (10.4%), whose gamma stays in the plasma. Mean 0.814 MeV:
+//   Bahcall, Neutrino Astrophysics (1989), table 6.1 (the lines shifted by the solar interior's
+//   thermal energies by about 1 keV, not modelled). A share of 1 gave 0.862.
 ZONEODE_HD inline double measured_mean_neutrino_energy(int parent_Z, int parent_A) {
   if (parent_Z == 5 && parent_A == 8) return 6.735;
+  if (parent_Z == 4 && parent_A == 7) return 0.814;
   return 0.0;
 }
 
@@ -63,7 +69,7 @@ ZONEODE_HD inline double measured_mean_neutrino_energy(int parent_Z, int parent_
 // parent_A name the decaying nucleus of a one-nucleus decay (0 otherwise).
 ZONEODE_HD inline double neutrino_share(WeakKind kind, double Q_MeV, double daughter_Z, int parent_Z = 0,
                                         int parent_A = 0) {
-  if (kind == WeakKind::beta_plus || kind == WeakKind::beta_minus) {
+  if (kind != WeakKind::none) {
     const double measured = measured_mean_neutrino_energy(parent_Z, parent_A);
     if (measured > 0.0 && measured < Q_MeV) return measured / Q_MeV;
   }

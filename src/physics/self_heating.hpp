@@ -82,10 +82,13 @@ ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, double T9) {
 
 // d rate_factor_r / d T9 (reaction_rate_factor): the fits' derivative analytic; a reverse rate's
 // partition-function ratio (interpolated in a table) by a central difference.
+// Above the fits' range the fitted part is held at T9 10 (reaclib_fit_T9): its slope is 0 there.
 ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, double T9, double rho) {
   double d_lambda = 0.0;
-  for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
-    d_lambda += reaclib_set_lambda_dT9(net.set_coefficients + 7 * s, T9);
+  if (!(T9 > reaclib_fit_max_T9)) {
+    for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
+      d_lambda += reaclib_set_lambda_dT9(net.set_coefficients + 7 * s, T9);
+    }
   }
   const double d_fitted = reaction_density_factor(net, r, rho) * d_lambda * net.identical_factor[r];
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return d_fitted;
