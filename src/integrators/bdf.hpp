@@ -22,11 +22,12 @@
 // iteration fails with an older one (same h again); a failure with a fresh Jacobian cuts h by 4.
 // Newton: at most 3 iterations, converged when (1/(k+1)) |update| min(1, rate) <= 0.1 in the
 // error test's norm (the iteration error at most a tenth of the allowed local error; the rate is
-// kept across steps), failed when an update grows by 2x. Step and order: after a rejection
-// h *= max(0.2, 0.9 err^(-1/(k+1))) (three in a row: order 1); after k+1 accepted steps of equal
-// size the errors at orders k-1, k, k+1 (from D_k and D_{k+2}) give three step factors
-// 0.9 err^(-1/(order+1)); the largest picks the order and, if >= 1.5 (at most 10), the new step;
-// otherwise order and h stay (the LU stays valid). The settings' max_dt_growth is not used.
+// kept across steps), failed when an update grows by 2x. Step and order (CVODE/LSODE): after a
+// rejection h *= 0.9 err^(-1/(k+1)) within [0.2, 0.9] (the second in a row: at most 0.2, the third:
+// order 1, at most 0.1); after k+1 accepted steps of equal size the errors at orders k-1, k, k+1
+// (from D_k and D_{k+2}) give three step factors (bias err)^(-1/(order+1)) with biases 1.3, 1.2,
+// 1.4; the largest picks the order and, if >= 1.5 (at most 10), the new step; otherwise order and
+// h stay (the LU stays valid). The settings' max_dt_growth is not used.
 //
 // The error norm is the other methods': max_i |err_i| / (atol + rtol max(|Y_i|, |Y_new,i|)) on
 // the abundances. The released energy is one more component of the history (E' = S(Y), its Newton
@@ -353,10 +354,16 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     const StepVerdict verdict = control.end_attempt(reductions, 2);
     if (verdict == StepVerdict::retry) {
       ++error_failures;
-      double factor = fmax(min_step_factor, step_safety * pow(error, -1.0 / (order + 1)));
-      if (error_failures >= error_failures_to_order_one && order > 1) {
-        order = 1;
-        if (trace) ++trace->order_changes;
+      // CVODE's sequence: the estimate's factor (at most 0.9), from the second failure in a row
+      // at most 0.2, from the third order 1 and at most 0.1.
+      double factor = fmin(0.9, fmax(min_step_factor, step_safety * pow(error, -1.0 / (order + 1))));
+      if (error_failures >= 2) factor = fmin(factor, min_step_factor);
+      if (error_failures >= error_failures_to_order_one) {
+        factor = fmin(factor, 0.1);
+        if (order > 1) {
+          order = 1;
+          if (trace) ++trace->order_changes;
+        }
       }
       control.set_next_step(h * factor);
       equal_steps = 0;
@@ -410,12 +417,14 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
               combine_error(error_higher, error_constant(order + 1) * fabs(history[(order + 2) * width + i]) / weight);
       }
     }
-    auto step_factor = [](double err, int estimate_order) {
-      return err > 0.0 ? step_safety * pow(err, -1.0 / (estimate_order + 1)) : max_step_factor;
+    // LSODE's biases (1.3 lower, 1.2 same, 1.4 higher) against changing the order on estimates
+    // that are noisier than the error test's.
+    auto step_factor = [](double err, int estimate_order, double bias) {
+      return err > 0.0 ? 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6) : max_step_factor;
     };
-    const double factor_lower = order > 1 ? step_factor(error_lower, order - 1) : 0.0;
-    const double factor_same = step_factor(error, order);
-    const double factor_higher = order < max_order ? step_factor(error_higher, order + 1) : 0.0;
+    const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
+    const double factor_same = step_factor(error, order, 1.2);
+    const double factor_higher = order < max_order ? step_factor(error_higher, order + 1, 1.4) : 0.0;
     int new_order = order;
     double factor = factor_same;
     if (factor_lower > factor) {
