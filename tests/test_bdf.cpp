@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "backends/backend.hpp"
 #include "common/constants.hpp"
 #include "deck/deck.hpp"
 #include "deck/yaml_schema.hpp"
@@ -21,6 +23,7 @@
 #include "network/compact.hpp"
 #include "network/generator.hpp"
 #include "network/reaclib.hpp"
+#include "zones/zone_batch.hpp"
 
 #include "implicit_testing.hpp"
 
@@ -210,6 +213,66 @@ TEST(BdfReference, ReaclibSliceAgreesWithRodas3) {
     if (network.species[i].name == "o16") Y[i] = 0.02 / 16.0;
   }
   expect_agreement_with_rodas3(network, Y, 0.8, 1e6, 1e-8, 0.05, 1e-8);
+}
+
+// Zones through the CPU backend with bdf (the path `integrator.method: bdf` takes).
+void run_cpu(const CompactNetwork& compact, const IntegratorSettings& settings, ZoneBatch& batch, int threads) {
+  auto backend = make_backend({IntegrationMethod::bdf, BackendKind::cpu, KernelVariant::baseline}, {threads, 0, 0});
+  backend->prepare(compact, settings);
+  const ZoneSpan span = batch.span(0, batch.count);
+  backend->upload(span);
+  backend->integrate();
+  backend->download(span);
+}
+
+ZoneBatch zones_of(const Network& network, const std::vector<double>& temperatures) {
+  ZoneBatch batch;
+  batch.resize(static_cast<std::int64_t>(temperatures.size()), network.species_count());
+  for (std::size_t z = 0; z < temperatures.size(); ++z) {
+    batch.temperature[z] = temperatures[z];
+    batch.density[z] = 1e7;
+    for (int i = 0; i < network.species_count(); ++i) {
+      if (network.species[i].name == "he4") batch.zone_abundances(z)[i] = 0.9 / 4.0;
+      if (network.species[i].name == "c12") batch.zone_abundances(z)[i] = 0.1 / 12.0;
+    }
+  }
+  return batch;
+}
+
+TEST(BdfZones, BadZonesFailAloneAndThreadsDoNotChangeBits) {
+  const Network network = generate_network(generator_preset("s16"));
+  const CompactNetwork compact(network);
+  IntegratorSettings settings = adaptive(IntegrationMethod::bdf, 1e-6, 1e-12, 1e-6);
+  settings.max_mass_drift = 1e-2;
+  settings.abundance_floor = 1e-30;
+  const std::vector<double> temperatures = {1.5, 2.0, 2.5, 3.0, 1.0, 2.2, 2.9};
+  ZoneBatch one = zones_of(network, temperatures), two = zones_of(network, temperatures);
+  run_cpu(compact, settings, one, 1);
+  run_cpu(compact, settings, two, 2);
+  EXPECT_EQ(std::memcmp(one.abundances.data(), two.abundances.data(), sizeof(double) * one.abundances.size()), 0);
+  for (double y : two.abundances) EXPECT_GE(y, settings.abundance_floor);
+  ZoneBatch faulty = zones_of(network, temperatures);
+  faulty.zone_abundances(2)[0] = NAN;
+  faulty.density[3] = INFINITY;
+  run_cpu(compact, settings, faulty, 2);
+  for (int z = 0; z < static_cast<int>(temperatures.size()); ++z) {
+    EXPECT_EQ(one.results[z].steps, two.results[z].steps) << z;
+    if (z == 2 || z == 3) {
+      EXPECT_EQ(faulty.results[z].status, zone_bad_input) << z;
+      continue;
+    }
+    EXPECT_EQ(two.results[z].status, zone_ok) << z;
+    EXPECT_GT(two.results[z].factorizations, 0) << z;
+    EXPECT_EQ(faulty.results[z].steps, two.results[z].steps) << z;
+    EXPECT_EQ(std::memcmp(faulty.zone_abundances(z), two.zone_abundances(z), sizeof(double) * network.species_count()), 0)
+        << z;
+  }
+  // max_steps counts attempts, as for the other methods: the zone stops with its last good state.
+  settings.max_steps = 10;
+  ZoneBatch short_of_steps = zones_of(network, {2.5});
+  run_cpu(compact, settings, short_of_steps, 1);
+  EXPECT_EQ(short_of_steps.results[0].status, zone_max_steps);
+  EXPECT_EQ(short_of_steps.results[0].steps + short_of_steps.results[0].rejected_steps, 10);
 }
 
 TEST(BdfDeck, RefusesTheGpuBackendSelfHeatingAndTheGeometricSchedule) {
