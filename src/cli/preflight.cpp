@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <climits>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -153,7 +155,51 @@ struct OutputPath {
   std::string path;
   std::string what;  // "summary 'S'", "the state file 'P_step000003.h5' of outer step 3"
   enum Kind { state_file, checkpoint, summary, network_export } kind;
+  std::string key;  // the key or option that named it: "output.prefix", "--summary (run.summary)"
 };
+
+// The longest names the file system and MPI-IO take. Past them the run failed only at its first
+// write, after the integration (issue 40): a state file's name over 234 characters was "cannot
+// create" (exit 1), over about 240 an abort inside MPI_File_open (glibc's "buffer overflow detected" in
+// Open MPI's sharedfp lockedfile component), a summary's name over 255 exit 1 at its write.
+constexpr std::size_t most_name_characters = NAME_MAX;  // [bytes] one path component (Linux: 255)
+constexpr std::size_t most_path_characters = PATH_MAX - 1;  // [bytes] a whole path (Linux: 4095)
+// [bytes] Open MPI's lockedfile component makes NAME-JOBID-PID.lock beside each file it opens:
+// up to 10 digits of job id and 7 of pid (measured with 4.1.4: a name of 234 characters passed
+// with a 9-digit job id and 5-digit pid, 235 failed, 255 - 234 = 21 = 1 + 9 + 1 + 5 + 5).
+constexpr std::size_t mpi_io_side_file_characters = 24;
+
+// A name (of the file as first written: PATH.partial) and a path within those limits, or an
+// InputError naming the key, the name, its length and the limit.
+void check_output_name_length(const OutputPath& output, const std::string& absolute_partial) {
+  const bool mpi_io = output.kind == OutputPath::state_file || output.kind == OutputPath::checkpoint;
+  const std::size_t extra = mpi_io ? mpi_io_side_file_characters : 0;
+  const std::string partial_name = fs::path(absolute_partial).filename().string();
+  const std::string why = mpi_io ? " less " + std::to_string(extra) +
+                                       " for MPI-IO's lock file beside it (NAME-JOBID-PID.lock, Open MPI)"
+                                 : std::string();
+  if (partial_name.size() + extra > most_name_characters) {
+    const std::size_t most = most_name_characters - extra;
+    const std::size_t added = partial_name.size() - fs::path(output.path).filename().string().size();
+    const char* const file = output.kind == OutputPath::state_file   ? "a state file"
+                           : output.kind == OutputPath::checkpoint   ? "the checkpoint"
+                           : output.kind == OutputPath::summary      ? "the summary"
+                                                                     : "the network file";
+    throw InputError(output.key + ": the file name '" + excerpt(partial_name, 60) + "' (" + file +
+                     ", written first under this name) has " + std::to_string(partial_name.size()) +
+                     " characters, expected at most " + std::to_string(most) + ": " +
+                     std::to_string(most_name_characters) + " (NAME_MAX, a file name's most)" + why +
+                     (output.kind == OutputPath::state_file || output.kind == OutputPath::checkpoint
+                          ? "; shorten the prefix's last part by " + std::to_string(partial_name.size() - most) +
+                                " character(s)"
+                          : "; the name itself at most " + std::to_string(most - added) + " characters"));
+  }
+  if (absolute_partial.size() + extra > most_path_characters)
+    throw InputError(output.key + ": the path '" + excerpt(absolute_partial, 60) + "' has " +
+                     std::to_string(absolute_partial.size()) + " characters as an absolute path, expected at most " +
+                     std::to_string(most_path_characters - extra) + ": " + std::to_string(most_path_characters) +
+                     " (PATH_MAX less one)" + why);
+}
 
 struct InputPath {
   std::string path;
@@ -197,6 +243,7 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
       folder = folders.emplace(absolute.parent_path().string(), resolved_folder(absolute.parent_path().string())).first;
     identities.push_back((fs::path(folder->second) / absolute.filename()).string());
     partial_identities.push_back(partial_path(identities.back()));
+    check_output_name_length(output, partial_path(absolute.string()));
   }
   std::map<std::string, std::size_t> output_with_identity;  // up to a million state files: no pairwise loop
   for (std::size_t k = 0; k < outputs.size(); ++k) output_with_identity.emplace(identities[k], k);
@@ -345,13 +392,14 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
         if (!deck.output.writes(step, last_step)) continue;
         outputs.push_back({deck.output.file(step),
                            "the state file " + quoted(deck.output.file(step)) + " of outer step " + std::to_string(step),
-                           OutputPath::state_file});
+                           OutputPath::state_file, "output.prefix"});
       }
       if (!deck.output.prefix.empty())
         outputs.push_back({deck.output.checkpoint_file(), "the checkpoint " + quoted(deck.output.checkpoint_file()),
-                           OutputPath::checkpoint});
+                           OutputPath::checkpoint, "output.prefix"});
       if (!deck.run.summary.empty())
-        outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary});
+        outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary,
+                           "run.summary (--summary)"});
       check_output_paths(outputs, inputs_of(options, deck), options.force);
       if (!deck.output.prefix.empty()) create_folder(folder_of(deck.output.file(0)));
       if (!deck.run.summary.empty()) create_folder(folder_of(deck.run.summary));
@@ -369,7 +417,7 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
 }
 
 void check_network_export_path(const CliOptions& options, const Deck& deck) {
-  check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export}},
+  check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export, "--output"}},
                      inputs_of(options, deck), options.force);
 }
 
