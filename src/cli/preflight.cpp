@@ -8,6 +8,7 @@
 #include <climits>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -218,9 +219,10 @@ std::vector<InputPath> inputs_of(const CliOptions& options, const Deck& deck) {
 }
 
 // Whether an existing output may be replaced without --force: only a file of its own kind, which
-// is rewritten by design (a resubmitted job's checkpoint, a campaign's summary).
-bool replaceable_without_force(const OutputPath& output) {
-  if (output.kind == OutputPath::checkpoint) return is_zoneode_checkpoint(output.path);
+// is rewritten by design: a resubmitted job's checkpoint (by a run that continues one: --restart;
+// a fresh run replaced a stopped run's checkpoint without a word, issue 40), a campaign's summary.
+bool replaceable_without_force(const OutputPath& output, bool restart) {
+  if (output.kind == OutputPath::checkpoint) return restart && is_zoneode_checkpoint(output.path);
   if (output.kind == OutputPath::summary) return is_zoneode_summary(output.path);
   return false;
 }
@@ -228,7 +230,8 @@ bool replaceable_without_force(const OutputPath& output) {
 // The one rule for every output path: never an input of the run, never another of its outputs; an
 // existing file only with --force (or a file of its own kind, above); never a directory or another
 // kind of file, --force or not. Names the output, the path and the reason.
-void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force) {
+void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force,
+                        bool restart = false) {
   std::vector<std::vector<std::string>> input_identities;
   for (const InputPath& input : inputs) input_identities.push_back(input_identities_of(input.path));
   // Up to a million state files share one folder: it is resolved once.
@@ -278,12 +281,24 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
     std::error_code error;
     const fs::file_status status = fs::symlink_status(output.path, error);
     if (!fs::exists(status)) continue;
+    // A summary to a terminal, /dev/null or a pipe (through a link: /dev/stdout) is written into
+    // it: nothing is replaced (renamed over, as root, /dev/stdout became a regular file).
+    if (output.kind == OutputPath::summary && written_in_place(output.path)) continue;
     if (fs::is_directory(status))
       throw InputError(output.what + " is a directory: choose another path (--force never replaces a directory)");
     if (!fs::is_regular_file(status) && !fs::is_symlink(status))
       throw InputError(output.what + " is " + file_kind_name(status.type()) +
                        ": choose another path (--force never replaces one)");
-    if (force || replaceable_without_force(output)) continue;
+    if (fs::is_symlink(status)) {
+      const fs::file_status target = fs::status(output.path, error);
+      if (fs::exists(target) && !fs::is_regular_file(target))
+        throw InputError(output.what + " is a link to " + file_kind_name(target.type()) +
+                         ": choose another path (--force never replaces one)");
+    }
+    if (force || replaceable_without_force(output, restart)) continue;
+    if (output.kind == OutputPath::checkpoint && is_zoneode_checkpoint(output.path))
+      throw InputError(quoted(output.path) + " is the checkpoint of an earlier run that stopped: continue that run "
+                       "with --restart " + quoted(output.path) + ", or use --force to start afresh and replace it");
     const std::string kind = output.kind == OutputPath::checkpoint ? " and is no zoneode checkpoint"
                            : output.kind == OutputPath::summary    ? " and is no zoneode summary"
                                                                    : "";
@@ -400,7 +415,17 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
       if (!deck.run.summary.empty())
         outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary,
                            "run.summary (--summary)"});
-      check_output_paths(outputs, inputs_of(options, deck), options.force);
+      check_output_paths(outputs, inputs_of(options, deck), options.force, !options.restart.empty());
+      if (!deck.output.prefix.empty() && !options.force) {
+        const std::int64_t first_written = options.restart.empty() ? 0 : first_step;
+        const std::vector<StepFile> earlier = state_files_from(deck.output.prefix, first_written);
+        if (!earlier.empty())
+          throw InputError(quoted(earlier.front().path) + " is a state file of an earlier run under output.prefix (outer step " +
+                           std::to_string(earlier.front().step) + (earlier.size() > 1 ? ", and " + std::to_string(earlier.size() - 1) + " more" : "") +
+                           "): this run would leave it beside its own files; use another prefix, or --force to remove "
+                           "the prefix's state files from outer step " + std::to_string(first_written) +
+                           " on before the first write");
+      }
       if (!deck.output.prefix.empty()) create_folder(folder_of(deck.output.file(0)));
       if (!deck.run.summary.empty()) create_folder(folder_of(deck.run.summary));
     });
@@ -412,13 +437,64 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
   // Every rank writes its zones into the state files; rank 0 alone the summary.
   if (!deck.output.prefix.empty())
     agree_folder_writable(mpi, folder_of(deck.output.file(0)), "output.prefix " + quoted(deck.output.prefix), true);
-  if (!deck.run.summary.empty())
+  if (!deck.run.summary.empty() && !written_in_place(deck.run.summary))
     agree_folder_writable(mpi, folder_of(deck.run.summary), "summary " + quoted(deck.run.summary), false);
 }
 
 void check_network_export_path(const CliOptions& options, const Deck& deck) {
   check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export, "--output"}},
                      inputs_of(options, deck), options.force);
+}
+
+bool written_in_place(const std::string& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  return fs::is_character_file(status) || fs::is_fifo(status);
+}
+
+std::vector<StepFile> state_files_from(const std::string& prefix, std::int64_t first_step) {
+  std::vector<StepFile> files;
+  const fs::path prefix_path(prefix);
+  const std::string stem = prefix_path.filename().string() + "_step";
+  const fs::path folder = prefix_path.parent_path().empty() ? fs::path(".") : prefix_path.parent_path();
+  std::error_code error;
+  for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    // PREFIX_stepNNNNNN.h5, six digits or more (OutputDeck::file)
+    if (name.size() < stem.size() + 9 || name.compare(0, stem.size(), stem) != 0 ||
+        name.compare(name.size() - 3, 3, ".h5") != 0)
+      continue;
+    const std::string digits = name.substr(stem.size(), name.size() - stem.size() - 3);
+    if (digits.size() < 6 || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::int64_t step = std::stoll(digits);
+    if (step < first_step) continue;
+    files.push_back({(prefix_path.parent_path() / name).string(), step});
+  }
+  std::sort(files.begin(), files.end(), [](const StepFile& a, const StepFile& b) { return a.step < b.step; });
+  return files;
+}
+
+std::vector<std::string> remove_earlier_run_files(const CliOptions& options, const Deck& deck, std::int64_t first_step) {
+  std::vector<std::string> removed;
+  if (!options.force || deck.output.prefix.empty()) return removed;
+  std::vector<std::string> input_identities;
+  for (const InputPath& input : inputs_of(options, deck))
+    for (const std::string& identity : input_identities_of(input.path)) input_identities.push_back(identity);
+  const auto is_input = [&](const std::string& path) {
+    return std::find(input_identities.begin(), input_identities.end(), output_identity(path)) != input_identities.end();
+  };
+  std::vector<std::string> doomed;
+  for (const StepFile& file : state_files_from(deck.output.prefix, options.restart.empty() ? 0 : first_step))
+    doomed.push_back(file.path);
+  if (is_zoneode_checkpoint(deck.output.checkpoint_file())) doomed.push_back(deck.output.checkpoint_file());
+  for (const std::string& path : doomed) {
+    if (is_input(path)) continue;  // read already; a checkpoint continued from is replaced at the next stop
+    std::error_code error;
+    if (!fs::remove(path, error) && error)
+      throw std::runtime_error("--force: cannot remove " + quoted(path) + " of an earlier run: " + error.message());
+    removed.push_back(path);
+  }
+  return removed;
 }
 
 std::string rank_list(const std::vector<int>& ranks) {

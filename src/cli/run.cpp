@@ -4,9 +4,13 @@
 #include <mpi.h>
 
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 
+#include "cli/preflight.hpp"
 #include "cli/run_steps.hpp"
 #include "common/atomic_file.hpp"
 #include "common/fnv1a.hpp"
@@ -59,6 +63,15 @@ void add_rank_spreads(const MpiContext& mpi, const RankTotals& totals, RunSummar
   summary.max_mass_drift = mpi.max(totals.max_mass_drift);
 }
 
+// Through PATH.partial and a rename, but into a terminal, /dev/null or a pipe (/dev/stdout, a
+// link to one) as it is: renamed over, the link was replaced by a regular file (as root).
+void write_summary_file(const std::string& path, const std::string& text) {
+  if (!written_in_place(path)) return write_file_atomically(path, text);
+  std::ofstream out(path, std::ios::binary);
+  out << text << std::flush;
+  if (!out) throw std::runtime_error("cannot write the summary to '" + path + "': " + std::strerror(errno));
+}
+
 }  // namespace
 
 int finish_run(Run& run) {
@@ -72,7 +85,7 @@ int finish_run(Run& run) {
   print_summary(summary, run.out);
   if (!run.deck.run.summary.empty()) {
     collectively(mpi, exit_runtime_error, [&] {
-      if (mpi.root()) write_file_atomically(run.deck.run.summary, summary_json(summary));
+      if (mpi.root()) write_summary_file(run.deck.run.summary, summary_json(summary));
     });
     run.out << "summary written to " << run.deck.run.summary << "\n";
   }

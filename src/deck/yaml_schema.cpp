@@ -552,4 +552,20 @@ std::string emit_yaml(const YAML::Node& node) {
   return std::string(out.c_str()) + "\n";
 }
 
+std::string yaml_string_literal(const std::string& value) {
+  const bool plain_characters =
+      !value.empty() && value.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-") ==
+                            std::string::npos;
+  if (plain_characters) {
+    try {
+      const YAML::Node read = YAML::Load(value);  // "null" and "~" read as nothing
+      if (read.IsScalar() && read.Scalar() == value) return value;
+    } catch (const YAML::Exception&) {
+    }
+  }
+  YAML::Emitter out;
+  out << YAML::DoubleQuoted << value;
+  return out.c_str();
+}
+
 }  // namespace zoneode
