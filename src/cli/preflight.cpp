@@ -449,7 +449,18 @@ void check_network_export_path(const CliOptions& options, const Deck& deck) {
 bool written_in_place(const std::string& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
-  return fs::is_character_file(status) || fs::is_fifo(status);
+  if (fs::is_character_file(status) || fs::is_fifo(status)) return true;
+  // A link through /proc (/dev/stdout -> /proc/self/fd/1) names a process's open file: renamed
+  // over, the link itself would be replaced; resolved, the file open there (a redirected log).
+  fs::path link = path;
+  for (int hop = 0; hop < 40 && fs::is_symlink(fs::symlink_status(link, error)); ++hop) {
+    fs::path target = fs::read_symlink(link, error);
+    if (error) return false;
+    if (target.is_relative()) target = link.parent_path() / target;
+    if (target.lexically_normal().string().rfind("/proc/", 0) == 0) return true;
+    link = target;
+  }
+  return false;
 }
 
 std::vector<StepFile> state_files_from(const std::string& prefix, std::int64_t first_step) {

@@ -45,7 +45,8 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
                                    std::int64_t last_step, const MpiContext& mpi);
 
 // Whether a summary at `path` is written into the file there rather than through PATH.partial and a
-// rename: a character device or a FIFO, links followed (/dev/stdout, /dev/null, a pipe).
+// rename: a character device or FIFO (links followed: /dev/null, a terminal, a pipe), or a
+// link through /proc (/dev/stdout -> /proc/self/fd/1: a process's open file, a redirected log).
 bool written_in_place(const std::string& path);
 
 // The state files PREFIX_stepNNNNNN.h5 that exist, of outer step first_step or later, by step.

@@ -3,12 +3,15 @@
 // backends/backend.hpp is the only interface used. The steps are in run_steps.hpp.
 #include <mpi.h>
 
+#include <sys/stat.h>
+
 #include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <utility>
 
 #include "cli/preflight.hpp"
 #include "cli/run_steps.hpp"
@@ -63,11 +66,22 @@ void add_rank_spreads(const MpiContext& mpi, const RankTotals& totals, RunSummar
   summary.max_mass_drift = mpi.max(totals.max_mass_drift);
 }
 
-// Through PATH.partial and a rename, but into a terminal, /dev/null or a pipe (/dev/stdout, a
-// link to one) as it is: renamed over, the link was replaced by a regular file (as root).
+// Through PATH.partial and a rename, but into a terminal, /dev/null, a pipe or this process's own
+// output (/dev/stdout) as it is (cli/preflight.hpp, written_in_place): renamed over, /dev/stdout
+// itself became a regular file (as root). This process's standard output or error is written
+// through its stream: opened again, the file's other offset would overwrite or be overwritten.
 void write_summary_file(const std::string& path, const std::string& text) {
   if (!written_in_place(path)) return write_file_atomically(path, text);
-  std::ofstream out(path, std::ios::binary);
+  struct stat target {}, standard {};
+  const bool found = stat(path.c_str(), &target) == 0;
+  for (const auto& [descriptor, stream] : {std::pair<int, std::ostream*>{1, &std::cout}, {2, &std::cerr}}) {
+    if (found && fstat(descriptor, &standard) == 0 && standard.st_dev == target.st_dev &&
+        standard.st_ino == target.st_ino) {
+      *stream << text << std::flush;
+      return;
+    }
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::app);  // no truncation: a FIFO, a terminal
   out << text << std::flush;
   if (!out) throw std::runtime_error("cannot write the summary to '" + path + "': " + std::strerror(errno));
 }
