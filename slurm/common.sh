@@ -283,6 +283,26 @@ zoneode_checkpoint_of() {
 }
 
 # zoneode_job_field ID KEY: a field of `scontrol show job`, empty when scontrol cannot tell.
+# zoneode_seconds TIME: a Slurm time ([D-]HH:MM:SS, MM:SS, as scontrol prints TimeLimit) in
+# seconds; nothing for UNLIMITED, Partition_Limit or anything else.
+zoneode_seconds() {
+  local time=$1 days=0 a b c
+  if [[ $time =~ ^([0-9]+)-(.*)$ ]]; then days=${BASH_REMATCH[1]}; time=${BASH_REMATCH[2]}; fi
+  [[ $time =~ ^[0-9]+(:[0-9]+){0,2}$ ]] || return 0
+  IFS=: read -r a b c <<<"$time"
+  if [ -n "$c" ]; then echo $((10#$days * 86400 + 10#$a * 3600 + 10#$b * 60 + 10#$c))
+  elif [ -n "$b" ]; then echo $((10#$days * 86400 + 10#$a * 60 + 10#$b))
+  else echo $((10#$days * 86400 + 10#$a * 60)); fi  # minutes alone, as sbatch --time reads them
+}
+
+# zoneode_check_max_requeues: ZONEODE_MAX_REQUEUES is a whole number (abc, 1e3 or 0x5 made the
+# test `[ attempt -ge ... ]` fail, and the job requeued without limit).
+zoneode_check_max_requeues() {
+  local value=${ZONEODE_MAX_REQUEUES:-5}
+  [[ $value =~ ^[0-9]{1,6}$ ]] ||
+    zoneode_die 2 "ZONEODE_MAX_REQUEUES='$value': expected a whole number of requeues, 0 to 999999 (default 5)"
+}
+
 zoneode_job_field() {
   scontrol show job -o "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
@@ -328,6 +348,24 @@ zoneode_continue_line() {
   [ -z "${SLURM_JOB_PARTITION:-}" ] || words+=(--partition="$SLURM_JOB_PARTITION")
   # Slurm's log: the continuation appends to this job's (run.sbatch has --open-mode=append), as a
   # requeued attempt does.
+  # The job's GPU request and node sharing (a job with --gpus-per-node=1 --exclusive continued on no
+  # GPU, on a shared node): Slurm's variables where the request set them, else the job's record.
+  local gpu_request=0 tres sharing
+  [ -z "${SLURM_GPUS_PER_NODE:-}" ] || { words+=(--gpus-per-node="$SLURM_GPUS_PER_NODE"); gpu_request=1; }
+  [ -z "${SLURM_GPUS:-}" ] || { words+=(--gpus="$SLURM_GPUS"); gpu_request=1; }
+  [ -z "${SLURM_GPUS_PER_TASK:-}" ] || { words+=(--gpus-per-task="$SLURM_GPUS_PER_TASK"); gpu_request=1; }
+  if [ "$gpu_request" = 0 ]; then
+    tres=$(zoneode_job_field "${SLURM_JOB_ID:-}" TresPerNode)  # gres/gpu:8 (gres:gpu:8, gpu:8 in older Slurm)
+    tres=${tres#gres/}
+    tres=${tres#gres:}
+    [[ ! $tres =~ ^gpu(:[A-Za-z0-9_.-]+)*$ ]] || words+=(--gres="$tres")
+  fi
+  sharing=$(zoneode_job_field "${SLURM_JOB_ID:-}" OverSubscribe)
+  case $sharing in
+    NO) words+=(--exclusive) ;;
+    USER) words+=(--exclusive=user) ;;
+    MCS) words+=(--exclusive=mcs) ;;
+  esac
   local log
   log=$(zoneode_job_field "${SLURM_JOB_ID:-}" StdOut)
   [ -z "$log" ] || words+=(--output="$log")
