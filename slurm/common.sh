@@ -20,6 +20,14 @@ zoneode_die() {  # zoneode_die STATUS MESSAGE
   exit "$1"
 }
 
+# zoneode_check_count NAME VALUE [WHERE]: VALUE, the setting NAME, is a whole number >= 1, else exit 2
+# naming the setting and its value (one message for several settings said neither which nor why;
+# 1e3 reached the shell's arithmetic first: "value too great for base").
+zoneode_check_count() {
+  [[ $2 =~ ^[1-9][0-9]{0,8}$ ]] ||
+    zoneode_die 2 "$1='$2'${3:+ $3}: expected a whole number from 1 to 999999999 (digits only: not 0, 1e3, 0x5 or 2.5)"
+}
+
 # Loads the site file (slurm/sites/README in slurm/README.md lists its keys) and resolves the
 # backend, variant, threads, ranks per node and build.
 zoneode_load_site() {
@@ -55,10 +63,8 @@ zoneode_load_site() {
     zoneode_threads=${ZONEODE_THREADS:-$site_threads}
   fi
   zoneode_ranks_per_node=${ZONEODE_RANKS_PER_NODE:-$site_ranks_per_node}
-  local value
-  for value in "$zoneode_threads" "$zoneode_ranks_per_node"; do
-    [[ $value =~ ^[1-9][0-9]*$ ]] || zoneode_die 2 "'$value' in ZONEODE_THREADS / ZONEODE_RANKS_PER_NODE (or the site's): expected a positive integer"
-  done
+  zoneode_check_count ZONEODE_THREADS "$zoneode_threads" "(or the site's site_threads)"
+  zoneode_check_count ZONEODE_RANKS_PER_NODE "$zoneode_ranks_per_node" "(or the site's site_ranks_per_node)"
   # The build: ZONEODE_BUILD_DIR, else the site preset's (slurm/build.sh: build-<preset>), else the
   # README's ./scripts/build.sh folder build/ when only that one exists and has the backend (GPU:
   # it lists kernel variants).

@@ -82,6 +82,14 @@ for value in abc 1e3 0x5 -1; do
 done
 ZONEODE_MAX_REQUEUES=3 ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/requeues.log" 2>&1
 check "ZONEODE_MAX_REQUEUES=3 accepted" test $? -eq 0
+# Dry-run geometry: each setting named with its value (1e3 reached the shell's arithmetic first).
+for setting in ZONEODE_NODES=1e3 ZONEODE_RANKS=0 ZONEODE_THREADS=abc; do
+  env "$setting" ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/geometry.log" 2>&1
+  check "$setting refused (exit 2)" test $? -eq 2
+  check "  named with its value" grep -q "^run.sbatch: ${setting%%=*}='${setting#*=}'.*: expected a whole number from 1" "$work/geometry.log"
+done
+ZONEODE_REPEATS=2.5 ZONEODE_DRY_RUN=1 slurm/scaling.sh strong inputs/quick.yaml >"$work/geometry.log" 2>&1
+check "scaling.sh ZONEODE_REPEATS=2.5 named" grep -q "^scaling.sh: ZONEODE_REPEATS='2.5': expected a whole number" "$work/geometry.log"
 check "zoneode_seconds reads scontrol's times" test "$(source slurm/common.sh; echo "$(zoneode_seconds 00:01:00) $(zoneode_seconds 1-02:00:00) $(zoneode_seconds 05:30) $(zoneode_seconds UNLIMITED)")" = "60 93600 330 "
 
 tests/slurm/local_cluster.sh start "$cluster" || exit 1
