@@ -5,10 +5,9 @@
 
 #include <unistd.h>
 
-#include <climits>
-
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -419,12 +418,14 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
       if (!deck.output.prefix.empty() && !options.force) {
         const std::int64_t first_written = options.restart.empty() ? 0 : first_step;
         const std::vector<StepFile> earlier = state_files_from(deck.output.prefix, first_written);
-        if (!earlier.empty())
-          throw InputError(quoted(earlier.front().path) + " is a state file of an earlier run under output.prefix (outer step " +
-                           std::to_string(earlier.front().step) + (earlier.size() > 1 ? ", and " + std::to_string(earlier.size() - 1) + " more" : "") +
+        if (!earlier.empty()) {
+          const std::string more = earlier.size() > 1 ? ", and " + std::to_string(earlier.size() - 1) + " more" : "";
+          throw InputError(quoted(earlier.front().path) + " is a state file of an earlier run under output.prefix " +
+                           "(outer step " + std::to_string(earlier.front().step) + more +
                            "): this run would leave it beside its own files; use another prefix, or --force to remove "
                            "the prefix's state files from outer step " + std::to_string(first_written) +
                            " on before the first write");
+        }
       }
       if (!deck.output.prefix.empty()) create_folder(folder_of(deck.output.file(0)));
       if (!deck.run.summary.empty()) create_folder(folder_of(deck.run.summary));
