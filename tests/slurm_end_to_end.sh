@@ -54,7 +54,13 @@ start=$SECONDS
 repo_outputs() { find runs campaigns profiles -maxdepth 1 2>/dev/null; ls -d zoneode-*.out 2>/dev/null; }
 outputs_before=$(repo_outputs)
 
-# 0. Issue 40, the scripts' own logic (no cluster: Slurm's answers played by functions).
+tests/slurm/local_cluster.sh start "$cluster" || exit 1
+read -r -a daemon_pids < <(awk '{print $1}' "$cluster/pids" | tr '\n' ' ')
+export SLURM_CONF=$cluster/slurm.conf
+export ZONEODE_SITE=local ZONEODE_BUILD_DIR=$build ZONEODE_RUNS_DIR=$work/runs ZONEODE_CAMPAIGNS_DIR=$work/campaigns
+export ZONEODE_PROFILES_DIR=$work/profiles ZONEODE_PYTHON=$python
+
+# 0. Issue 40, the scripts' own logic (Slurm's answers played by functions where a job is needed).
 # The "To continue" line keeps the job's GPU request and --exclusive (it dropped both: the job
 # continued on no GPU, on a shared node).
 continue_words() (  # continue_words VARIABLE=VALUE...: zoneode_continue_line in a played job
@@ -91,12 +97,6 @@ done
 ZONEODE_REPEATS=2.5 ZONEODE_DRY_RUN=1 slurm/scaling.sh strong inputs/quick.yaml >"$work/geometry.log" 2>&1
 check "scaling.sh ZONEODE_REPEATS=2.5 named" grep -q "^scaling.sh: ZONEODE_REPEATS='2.5': expected a whole number" "$work/geometry.log"
 check "zoneode_seconds reads scontrol's times" test "$(source slurm/common.sh; echo "$(zoneode_seconds 00:01:00) $(zoneode_seconds 1-02:00:00) $(zoneode_seconds 05:30) $(zoneode_seconds UNLIMITED)")" = "60 93600 330 "
-
-tests/slurm/local_cluster.sh start "$cluster" || exit 1
-read -r -a daemon_pids < <(awk '{print $1}' "$cluster/pids" | tr '\n' ' ')
-export SLURM_CONF=$cluster/slurm.conf
-export ZONEODE_SITE=local ZONEODE_BUILD_DIR=$build ZONEODE_RUNS_DIR=$work/runs ZONEODE_CAMPAIGNS_DIR=$work/campaigns
-export ZONEODE_PROFILES_DIR=$work/profiles ZONEODE_PYTHON=$python
 
 job_field() {  # job_field ID KEY: a field of scontrol show job (finished jobs stay: MinJobAge)
   scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
