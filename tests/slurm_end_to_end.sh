@@ -207,6 +207,13 @@ id=$(sbatch --parsable -n 1 --time=1 --output="$work/%j.out" slurm/run.sbatch in
 wait_job "$id" >/dev/null
 check "a 1-minute time limit: said to be within the warning margin" grep -q \
   "^run.sbatch: warning: the job's time limit, 60 s, is not longer than the warning margin, 120 s" "$work/$id.out"
+# Issue 40: job ids that restart (a fresh local cluster) named a run folder an earlier job had used,
+# and the run failed on its files one by one. Played by naming that job's folder (ZONEODE_RUN_ID).
+earlier=$id
+id=$(ZONEODE_RUN_ID=$earlier sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml --quiet --set zones.count=8)
+wait_job "$id" >/dev/null
+check "a run folder an earlier job used: exit 2" equals "exit code" "$(exit_code "$id")" 2:0
+check "  said why, before zoneode ran" grep -q "^run.sbatch: run folder .*/$earlier-cpu-none-r1 already holds the files of an earlier job $earlier" "$work/$id.out"
 # Not through sbatch: it submits itself with the site's flags, after the partition check.
 out=$(ZONEODE_DRY_RUN=1 ZONEODE_RANKS=2 slurm/run.sbatch inputs/quick.yaml --quiet 2>&1)
 check "self-submission line" equals line "$out" "sbatch --nodes=1 --ntasks=2 --ntasks-per-node=2 --cpus-per-task=1 slurm/run.sbatch inputs/quick.yaml --quiet"
