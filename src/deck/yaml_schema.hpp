@@ -120,4 +120,9 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& source);
 // YAML text of a resolved node, for printing and for HDF5 provenance.
 std::string emit_yaml(const YAML::Node& node);
 
+// `value` as YAML text that reads back as exactly that string: itself where it is a plain word
+// (letters, digits, _ . / + -) that YAML reads as such, else double-quoted. For the options whose
+// value is no YAML (--summary 'run #1.json' wrote 'run': '#' began a comment).
+std::string yaml_string_literal(const std::string& value);
+
 }  // namespace zoneode
