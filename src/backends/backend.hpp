@@ -57,6 +57,10 @@ class Backend {
   virtual void integrate() = 0;
   // Abundances and results back into `zones` (the span given to upload).
   virtual void download(const ZoneSpan& zones) = 0;
+  // The burn's time span changed (the library's burners: each burn its own dt) while the rest of
+  // the settings given to prepare() stay: true where the backend took it without a new prepare(),
+  // false where the caller must prepare() again with the new settings.
+  virtual bool set_time_span(double /*start_time*/, double /*end_time*/) { return false; }
 };
 
 // Throws std::invalid_argument when the combination is not built or does not exist.
