@@ -2,6 +2,7 @@
 // the CPU backend directly and by the program give bitwise the same abundances and results; every
 // argument's bad value returns an error code and a message, and nothing exits or prints.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <cstdio>
@@ -330,6 +331,19 @@ TEST(Api, SpeciesNamesNucleonsAndDeckAbundances) {
   zoneode_burner_destroy(burner);
   EXPECT_EQ(zoneode_api_version(), ZONEODE_API_VERSION);
   EXPECT_STREQ(zoneode_zone_status_name(ZONEODE_ZONE_MAX_STEPS), "max_steps");
+}
+
+// run.threads is the burner's own: the caller's OpenMP thread count stays as it was.
+TEST(Api, LeavesTheCallersOpenMpSettings) {
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(3);
+  zoneode_burner* burner = create_or_fail(source_dir + "/inputs/quick.yaml", {"run.threads=1"});
+  EXPECT_EQ(omp_get_max_threads(), 3);
+  const char* described = nullptr;
+  ASSERT_EQ(zoneode_burner_backend(burner, &described), ZONEODE_OK);
+  EXPECT_NE(std::string(described).find("1 OpenMP thread(s)"), std::string::npos) << described;
+  zoneode_burner_destroy(burner);
+  omp_set_num_threads(before);
 }
 
 // Deck text with no zones section and no integrator.end_time (a burner needs neither).

@@ -23,8 +23,9 @@
  *   Y[zone * species_count + species], species in zoneode_burner_species_name() order.
  * - Thread safety: distinct burners may be used concurrently from distinct threads (one burner per
  *   thread); one burner must not be used from two threads at once. The CPU backend parallelises the
- *   zones of one burn with OpenMP (deck run.threads; 0: the calling thread's OpenMP default; inside
- *   an OpenMP parallel region, a burn runs on its calling thread unless nesting is enabled).
+ *   zones of one burn with OpenMP (deck run.threads; 0: the OpenMP default of the thread that
+ *   created the burner; inside an OpenMP parallel region, a burn runs on its calling thread unless
+ *   nesting is enabled). The caller's own OpenMP settings are left as they were.
  * - MPI-agnostic: the library never calls MPI; each rank creates its own burner for its own zones.
  * - Results do not depend on the thread count, the batch of zones burned together or their order:
  *   each zone's result depends only on its own T9, rho and Y (bitwise).

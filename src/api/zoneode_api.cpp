@@ -5,6 +5,7 @@
 #include "zoneode/zoneode.h"
 
 #include <dlfcn.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -142,8 +143,12 @@ zoneode_burner* make_burner(zoneode::Deck deck) {
   const zoneode::RunDeck& run = burner->deck.run;
   burner->settings = burner->deck.integrator;
   burner->settings.end_time = burner->settings.start_time;  // no burn yet: the first one sets its span
+  // The CPU backend sets the calling thread's OpenMP thread count for run.threads (the program
+  // wants that); a library leaves its caller's as it found it (the backend keeps its own count).
+  const int caller_threads = omp_get_max_threads();
   burner->backend = zoneode::make_backend({burner->settings.method, run.backend, run.kernel},
                                           {run.threads, 0, run.batch_zones, run.tuning, 0});
+  omp_set_num_threads(caller_threads);
   burner->backend->prepare(*burner->compact, burner->settings);
   const zoneode::BackendDescription described = burner->backend->describe();
   burner->backend_description = described.backend + ": " + described.launch + " on " + described.device +
