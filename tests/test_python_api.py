@@ -71,6 +71,10 @@ for deck, zones, T9_value, rho_value, overrides in [
                                          "zones.density={profile: constant, value: 1.0e6}",
                                          "physics.self_heating=true"]),
     ("inputs/decay_chain.yaml", 4, 1.0, 1.0, []),
+    # A REACLIB library in pynucastro's format (rp-z24, 154 species, as pynucastro distributes it).
+    ("inputs/bench/c2-rpz24-rp.yaml", 2, 1.2, 1.0e6, ["zones.count=2",
+                                                     "zones.temperature={profile: constant, value: 1.2}",
+                                                     "zones.density={profile: constant, value: 1.0e6}"]),
 ]:
     path = os.path.join(source_dir, deck)
     with zoneode.Burner(file=path, overrides=overrides) as burner:
