@@ -477,6 +477,13 @@ TEST_F(ApiErrors, Create) {
                ZONEODE_ERROR_INPUT, "deck text:2:");
   expect_error(zoneode_burner_create_from_text("integrator: {}\n", nullptr, 0, &made), ZONEODE_ERROR_INPUT,
                "network");
+  // A network file that is no REACLIB: the reader's error, with the file named.
+  const std::string garbage = testing::TempDir() + "zoneode_api_garbage.reaclib";
+  std::ofstream(garbage) << "this is not a REACLIB chapter\n";
+  const std::string bad_network = "network: {source: reaclib, file: " + garbage + ", nuclides: [p, he4]}\n"
+                                  "integrator: {}\n";
+  expect_error(zoneode_burner_create_from_text(bad_network.c_str(), nullptr, 0, &made), ZONEODE_ERROR_INPUT, garbage);
+  std::filesystem::remove(garbage);
   const char* bad_override[] = {"nonsense"};
   expect_error(zoneode_burner_create_from_file(quick.c_str(), bad_override, 1, &made), ZONEODE_ERROR_INPUT,
                "--set nonsense: expected section.key=value");

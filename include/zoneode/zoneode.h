@@ -64,6 +64,11 @@ extern "C" {
 #define ZONEODE_ERROR_RUNTIME (-6)          /* the backend failed (e.g. a device error); the zones are unchanged
                                                on the CPU backend, undefined on a GPU one */
 
+/* GPU builds (-DZONEODE_GPU=HIP or CUDA): the library is not built by default there yet (CMake option
+   ZONEODE_LIBRARY, OFF with a GPU backend until built and run on a GPU machine). Built, a deck with
+   run.backend: gpu burns host arrays through the GPU backend's upload, integrate and download, the
+   program's path; this has not been tested. */
+
 /* Where the arrays handed to zoneode_burn live (its `memory` argument). */
 #define ZONEODE_HOST_MEMORY 0
 #define ZONEODE_DEVICE_MEMORY 1 /* GPU builds: device pointers of the burner's device, no copy to the host.

@@ -118,11 +118,10 @@ std::vector<std::string> override_list(const char* const* overrides, int count) 
   return list;
 }
 
-// The burner from a read deck: the network, the backend made and prepared.
-zoneode_burner* make_burner(zoneode::Deck deck) {
-  auto burner = std::make_unique<zoneode_burner>();
-  burner->deck = std::move(deck);
-  zoneode::PhysicsOptions& physics = burner->deck.physics;
+// The deck's network and what is made from it (the shipped partition table found from the prefix).
+void read_input(zoneode_burner& burner, zoneode::Deck deck) {
+  burner.deck = std::move(deck);
+  zoneode::PhysicsOptions& physics = burner.deck.physics;
   if (physics.partition_functions && physics.partition_table.empty()) {
     // The shipped table, found from the install prefix (physics.partition_table "" means it).
     const std::string data = zoneode_data_dir();
@@ -135,11 +134,33 @@ zoneode_burner* make_burner(zoneode::Deck deck) {
                                 "; set ZONEODE_DATA_DIR or physics.partition_table");
     physics.partition_table = data + source_table.substr(std::strlen(ZONEODE_DATA_DIR));
   }
-  burner->network = zoneode::load_network(burner->deck.network);
-  burner->compact = std::make_unique<zoneode::CompactNetwork>(burner->network, burner->deck.physics);
-  const zoneode::ZonesDeck& zones = burner->deck.zones;
+  burner.network = zoneode::load_network(burner.deck.network);
+  burner.compact = std::make_unique<zoneode::CompactNetwork>(burner.network, burner.deck.physics);
+  const zoneode::ZonesDeck& zones = burner.deck.zones;
   if (!zones.composition.empty())  // checks its species against the network, as the program's zones do
-    burner->deck_abundances = zoneode::ZoneBuilder(zones, burner->network).abundances();
+    burner.deck_abundances = zoneode::ZoneBuilder(zones, burner.network).abundances();
+}
+
+// Runs `read` (the deck, the network and what is made from them): whatever it throws but memory is
+// the input's fault, as the program reports it (exit 2; e.g. the REACLIB reader's runtime_errors).
+template <typename Read>
+void reading_input(Read&& read) {
+  try {
+    read();
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const zoneode::InputError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw zoneode::InputError(error.what());
+  }
+}
+
+// The burner from its deck: the network, the backend made and prepared.
+template <typename ReadDeck>
+zoneode_burner* make_burner(ReadDeck&& read_deck) {
+  auto burner = std::make_unique<zoneode_burner>();
+  reading_input([&] { read_input(*burner, read_deck()); });
   const zoneode::RunDeck& run = burner->deck.run;
   burner->settings = burner->deck.integrator;
   burner->settings.end_time = burner->settings.start_time;  // no burn yet: the first one sets its span
@@ -168,7 +189,7 @@ int create(const char* function, zoneode_burner** out, const char* const* overri
   for (int k = 0; k < override_count; ++k)
     if (overrides[k] == nullptr) return null_argument(function, ("overrides[" + std::to_string(k) + "]").c_str());
   return guarded(function, [&] {
-    *out = make_burner(read(deck, override_list(overrides, override_count)));
+    *out = make_burner([&] { return read(deck, override_list(overrides, override_count)); });
     return ZONEODE_OK;
   });
 }
