@@ -11,11 +11,12 @@
  * tolerances, backend, threads, screening, self-heating, ...). Its zones, steps, output and
  * validation sections are the program's: checked when present, not needed, and not used here. The
  * zones come from the caller at every burn, and the integration runs through the same backend
- * objects (src/backends) as the program's, so both give bitwise the same abundances.
+ * objects (src/backends) as the program's, so both give bitwise the same abundances and results
+ * (a burn of dt from the deck's start_time t0 is the program's when t0 + dt is its end_time).
  *
  * Conventions
  * - Every function but zoneode_burner_destroy, zoneode_last_error, zoneode_api_version,
- *   zoneode_version and zoneode_zone_status_name returns an int: ZONEODE_OK (0), ZONEODE_ZONES_FAILED
+ *   zoneode_version, zoneode_data_dir and zoneode_zone_status_name returns an int: ZONEODE_OK (0), ZONEODE_ZONES_FAILED
  *   (1: the burn finished but some zone failed; see the per-zone status) or a negative ZONEODE_ERROR_*.
  *   zoneode_last_error() then gives the message (file, line, key and what was expected, for a deck).
  *   No call exits the process, aborts on bad input, or writes to stdout/stderr.
