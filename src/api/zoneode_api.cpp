@@ -346,40 +346,34 @@ int zoneode_burn(zoneode_burner* burner, int64_t zone_count, int species_count, 
       burner->settings.end_time = end;
       if (!backend.set_time_span(start, end)) backend.prepare(*burner->compact, burner->settings);
     }
-    const std::int64_t most = std::max<std::int64_t>(1, backend.max_batch_zones());
-    burner->results.resize(static_cast<std::size_t>(std::min(most, zone_count)));
+    burner->results.resize(static_cast<std::size_t>(zone_count));
+    // The backends never write rho (ZoneSpan holds it as double* for their uploads).
+    const zoneode::ZoneSpan zones{zone_count, species, T9, const_cast<double*>(rho), Y, burner->results.data()};
+    zoneode::BatchSeconds seconds;
+    zoneode::integrate_in_batches(backend, zones, seconds);  // the program's loop (backends/batches.cpp)
     std::int64_t failed = 0, first_failed = -1;
     int first_status = zoneode::zone_ok;
-    for (std::int64_t first = 0; first < zone_count; first += most) {
-      const std::int64_t count = std::min(most, zone_count - first);
-      // The backends never write rho (ZoneSpan holds it as double* for their uploads).
-      const zoneode::ZoneSpan span{count, species, T9 + first, const_cast<double*>(rho + first), Y + first * species,
-                                   burner->results.data()};
-      backend.upload(span);
-      backend.integrate();
-      backend.download(span);
-      for (std::int64_t zone = 0; zone < count; ++zone) {
-        const zoneode::ZoneResult& result = burner->results[static_cast<std::size_t>(zone)];
-        if (result.status != zoneode::zone_ok && failed++ == 0) {
-          first_failed = first + zone;
-          first_status = result.status;
-        }
-        if (results == nullptr) continue;
-        zoneode_zone_result& out = results[first + zone];
-        out.status = result.status;
-        out.reserved = 0;
-        out.steps = result.steps;
-        out.rejected_steps = result.rejected_steps;
-        out.rhs_evaluations = result.rhs_evaluations;
-        out.jacobian_evaluations = result.jacobian_evaluations;
-        out.factorizations = result.factorizations;
-        out.time_burned = result.time_reached - start;
-        out.energy_rate = result.energy_generation_rate;
-        out.energy_released = result.energy_generation_rate * out.time_burned;
-        out.final_T9 = result.final_T9;
-        out.mass_fraction_sum = result.mass_fraction_sum;
-        out.max_mass_drift = result.max_mass_drift;
+    for (std::int64_t zone = 0; zone < zone_count; ++zone) {
+      const zoneode::ZoneResult& result = burner->results[static_cast<std::size_t>(zone)];
+      if (result.status != zoneode::zone_ok && failed++ == 0) {
+        first_failed = zone;
+        first_status = result.status;
       }
+      if (results == nullptr) continue;
+      zoneode_zone_result& out = results[zone];
+      out.status = result.status;
+      out.reserved = 0;
+      out.steps = result.steps;
+      out.rejected_steps = result.rejected_steps;
+      out.rhs_evaluations = result.rhs_evaluations;
+      out.jacobian_evaluations = result.jacobian_evaluations;
+      out.factorizations = result.factorizations;
+      out.time_burned = result.time_reached - start;
+      out.energy_rate = result.energy_generation_rate;
+      out.energy_released = result.energy_generation_rate * out.time_burned;
+      out.final_T9 = result.final_T9;
+      out.mass_fraction_sum = result.mass_fraction_sum;
+      out.max_mass_drift = result.max_mass_drift;
     }
     if (failed == 0) return ZONEODE_OK;
     return fail(ZONEODE_ZONES_FAILED,
