@@ -163,7 +163,8 @@ ZONEODE_EXPORT int zoneode_burn(zoneode_burner* burner, int64_t zone_count, int 
                                 const double* rho, double* Y, zoneode_zone_result* results, int memory);
 
 /* Where the library looks for its shipped data (partition function tables): the folder found, or ""
-   when none is (only decks with physics.partition_functions need it). Looked for in this order: the
+   when none is (only decks with physics.partition_functions need it). Looked for once per process
+   (at the first call, or the first burner that needs it), in this order: the
    environment's ZONEODE_DATA_DIR; share/zoneode/data beside the library's own folder (an installed,
    possibly relocated, prefix); the install prefix configured at build time; the source tree (the
    build tree's library). */
