@@ -142,7 +142,7 @@ TEST_P(ApiMatchesBackend, BitwiseSameAbundancesAndResults) {
 INSTANTIATE_TEST_SUITE_P(
     Decks, ApiMatchesBackend,
     ::testing::Values(Case{"quick_asymptotic", "inputs/quick.yaml", {"zones.count=64"}},
-                      Case{"quick_qss2", "inputs/quick.yaml", {"zones.count=64", "integrator.method=qss2",
+                      Case{"quick_qss2", "inputs/quick.yaml", {"zones.count=16", "integrator.method=qss2",
                                                                "integrator.schedule=adaptive"}},
                       Case{"quick_implicit_physics", "inputs/quick.yaml",
                            {"zones.count=32", "integrator.method=implicit", "integrator.schedule=adaptive",
