@@ -109,16 +109,19 @@ ZonesDeck read_zones(DeckSection section) {
   return zones;
 }
 
-IntegratorSettings read_integrator(DeckSection section) {
+IntegratorSettings read_integrator(DeckSection section, DeckUse use) {
   IntegratorSettings s;
   s.method = section.choice("method", IntegrationMethod::asymptotic, integration_methods, integration_method_name);
   const std::string schedule = section.text("schedule", "geometric", {"geometric", "adaptive"});
   s.schedule = schedule == "geometric" ? StepSchedule::geometric : StepSchedule::adaptive;
   s.start_time = section.number("start_time", s.start_time, positive());
-  s.end_time = section.number("end_time", std::nullopt, positive());
-  // The start time as the deck reads it (std::to_string printed 1e-9 s as "0.000000 s").
-  if (!(s.end_time > s.start_time))
-    section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
+  // A burner's caller gives each burn its dt: end_time is then optional (and unused).
+  if (use == DeckUse::program || section.has("end_time")) {
+    s.end_time = section.number("end_time", std::nullopt, positive());
+    // The start time as the deck reads it (std::to_string printed 1e-9 s as "0.000000 s").
+    if (!(s.end_time > s.start_time))
+      section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
+  }
   // At least 1e-12: below about 2e-16, t + dt == t and a zone would never advance (and any
   // fraction under 1e-12 needs more than 1e12 steps per decade of time).
   s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {1e-12, 10.0, false});
@@ -279,15 +282,17 @@ std::string OutputDeck::file(std::int64_t step) const {
   return prefix + suffix;
 }
 
-Deck load_deck(const std::string& file, const std::vector<std::string>& overrides) {
-  LoadedDeck loaded = load_deck_yaml(file, overrides);
+namespace {
+
+Deck read_deck(const LoadedDeck& loaded, const std::string& file, DeckUse use) {
   YAML::Node resolved(YAML::NodeType::Map);
   DeckSection root(loaded.root, "", loaded.source, resolved);
   Deck deck;
   deck.file = file;
   deck.network = read_network(root.section("network", true));
-  deck.zones = read_zones(root.section("zones", true));
-  deck.integrator = read_integrator(root.section("integrator", true));
+  // A burner is handed its zones by the caller: a zones section is checked when present, not required.
+  if (use == DeckUse::program || root.has("zones")) deck.zones = read_zones(root.section("zones", true));
+  deck.integrator = read_integrator(root.section("integrator", true), use);
   deck.steps = read_steps(root.section("steps"));
   deck.output = read_output(root.section("output"));
   deck.run = read_run(root.section("run"), deck.integrator.method);
@@ -296,6 +301,17 @@ Deck load_deck(const std::string& file, const std::vector<std::string>& override
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;
+}
+
+}  // namespace
+
+Deck load_deck(const std::string& file, const std::vector<std::string>& overrides, DeckUse use) {
+  return read_deck(load_deck_yaml(file, overrides), file, use);
+}
+
+Deck load_deck_text(const std::string& text, const std::string& name, const std::vector<std::string>& overrides,
+                    DeckUse use) {
+  return read_deck(load_deck_yaml_text(text, name, overrides), name, use);
 }
 
 }  // namespace zoneode

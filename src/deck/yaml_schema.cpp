@@ -487,9 +487,6 @@ void DeckSection::finish() const {
 }
 
 LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides) {
-  LoadedDeck deck;
-  deck.source = std::make_shared<DeckSource>();
-  deck.source->file = file;
   // Only a regular file: a FIFO or device would block or never end.
   std::error_code error;
   if (std::filesystem::exists(file, error) && !std::filesystem::is_regular_file(file, error))
@@ -497,6 +494,14 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
   std::ifstream in(file, std::ios::binary);
   if (!in) throw DeckError("cannot open deck '" + file + "'");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return load_deck_yaml_text(text, file, overrides);
+}
+
+LoadedDeck load_deck_yaml_text(const std::string& text, const std::string& file,
+                               const std::vector<std::string>& overrides) {
+  LoadedDeck deck;
+  deck.source = std::make_shared<DeckSource>();
+  deck.source->file = file;
   // yaml-cpp drops a NUL byte from a scalar without a word.
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
     const auto line_start = text.rfind('\n', nul);

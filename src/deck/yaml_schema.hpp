@@ -111,6 +111,10 @@ struct LoadedDeck {
   std::shared_ptr<DeckSource> source;
 };
 LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides);
+// The same from deck text already in memory (the library's burners); `file` names it in errors and
+// is the folder relative paths resolve against ("" for none: the working directory).
+LoadedDeck load_deck_yaml_text(const std::string& text, const std::string& file,
+                               const std::vector<std::string>& overrides);
 
 // Parses YAML text that must be one document of deck size (at most 100 levels deep and 200,000
 // values, found before any node is built); errors name `source`, line and column (DeckError).
