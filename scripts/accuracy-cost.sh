@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Accuracy against cost of every method (asymptotic, qss2, implicit) over its tolerances, on the
+# Accuracy against cost of every method (asymptotic, qss2, implicit, bdf) over its tolerances, on the
 # default network and a real REACLIB network, for a short burn (as a hydro code calls a burner:
 # 0.05 s at T9 0.8-1.0) and a long one (10 s at T9 0.4). Error: the max relative error over
 # species with X >= 1e-8 of K zones against the implicit method at rtol 1e-10 (atol 1e-25) on
@@ -29,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=cpu out="" reaclib=z24 cases="default rp-short rp-long" K=8 gpu_zones=2048 kernel=final deadline=360 quick=0
-methods="asymptotic qss2 implicit"
+methods="asymptotic qss2 implicit bdf"
 run_timeout=900  # s per run; 60 on the GPU
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -224,9 +224,10 @@ print(s.get("max_steps", 0) + s.get("step_underflow", 0))' "$work/$name.json")
       esac
     done
   done < <(if [ "$quick" = 1 ]; then printf '%s\n' "asymptotic geometric 1e-2" "asymptotic adaptive 1e-3" \
-             "qss2 adaptive 1e-3 1e-4" "implicit adaptive 1e-4 1e-6"; else printf '%s\n' \
+             "qss2 adaptive 1e-3 1e-4" "implicit adaptive 1e-4 1e-6" "bdf adaptive 1e-4 1e-6"; else printf '%s\n' \
              "asymptotic geometric 1e-2 1e-3 1e-4" "asymptotic adaptive 1e-3 1e-4 1e-5 1e-6" \
-             "qss2 adaptive 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8" "implicit adaptive 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; fi)
+             "qss2 adaptive 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8" "implicit adaptive 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8" \
+             "bdf adaptive 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; fi)
   rm -f "$work"/*.h5
 done
 

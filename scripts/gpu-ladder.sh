@@ -6,10 +6,13 @@
 # compared with the CPU at relative 1e-12 (zoneode-compare --rtol 1e-12 --atol 1e-28) and timed
 # (median of up to 3 runs). Prints one table, regime x variant, and writes to OUT_DIR:
 #   ladder.txt (log and table), ladder.csv, ladder.json, cells.jsonl (raw records), logs.tgz
-# Usage: scripts/gpu-ladder.sh [--dry-run] [OUT_DIR]        (about 6 minutes on an H200)
+# Usage: scripts/gpu-ladder.sh [--dry-run] [OUT_DIR]   (a-drpz24 about 6 minutes on an H200; r832 and h* more)
 #   --dry-run               print the commands, run nothing
 # Environment (all optional):
-#   LADDER_REGIMES="a b c1 c2 d d832 d6656 drpz24"  regimes (inputs/bench/README.md)  LADDER_VARIANTS="..."  variants
+#   LADDER_REGIMES="a b c1 c2 d d832 d6656 drpz24 r832 h104 h832 h6656 h104s h832s h6656s"  regimes
+#                   (inputs/bench/README.md; the h* ones, the study's network, only where the study's folder is
+#                   found: LADDER_STUDY_DIR, else ../shared/study, else shared/study; without it they are
+#                   skipped with one line)   LADDER_VARIANTS="..."  variants
 #   LADDER_SWEEPS="final:kernel_config=128x0x6,kernel_placement=zone final:chunk_terms=20 ..."
 #                   extra points, each validated and timed on every regime (keys are run.KEY deck keys)
 #   LADDER_SWEEP_REGIMES="d"  the regimes the extra points run on (default: every regime)
@@ -22,13 +25,15 @@
 #   ZONEODE_CUDA_FLAGS=-lineinfo (line tables for kernels/bench/profile-regimes.sh, which reuses this build;
 #   nvcc 13 sm_90 emits byte-identical kernel code with and without it)
 #   LADDER_FAKE_GPU=1 test without a GPU: "GPU" runs are CPU runs, ceilings invented (marked FAKE)
+#   LADDER_START_PYTHON=python  writes the start files of r832 and h* (needs h5py and numpy; default: the
+#                   first of /usr/bin/python3, $PYTHON, python3 that has them)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 dry=0
 while [ $# -gt 0 ]; do
   case $1 in
     --dry-run) dry=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "gpu-ladder.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -47,29 +52,55 @@ slow_s=${LADDER_SLOW_S:-5}
 if [ "$fake" = 1 ]; then  # small enough for a 2-core machine without a GPU
   zones=${LADDER_ZONES:-64} check_zones=${LADDER_CHECK_ZONES:-32} d_zones=${LADDER_D_ZONES:-4}
   d_set=(--set integrator.end_time=1e-18)  # 46,000 steps instead of 322,379
-  declare -A full_zones=([d]=$d_zones [d832]=6 [d6656]=8 [drpz24]=$d_zones)
+  declare -A full_zones=([d]=$d_zones [d832]=6 [d6656]=8 [drpz24]=$d_zones [r832]=6
+                         [h104]=$d_zones [h832]=6 [h6656]=8 [h104s]=$d_zones [h832s]=6 [h6656s]=8)
 else
   zones=${LADDER_ZONES:-65536} check_zones=${LADDER_CHECK_ZONES:-1024} d_zones=${LADDER_D_ZONES:-104}
   d_set=()
-  declare -A full_zones=([d]=$d_zones [d832]=832 [d6656]=6656 [drpz24]=$d_zones)
+  declare -A full_zones=([d]=$d_zones [d832]=832 [d6656]=6656 [drpz24]=$d_zones [r832]=832
+                         [h104]=$d_zones [h832]=832 [h6656]=6656 [h104s]=$d_zones [h832s]=832 [h6656s]=6656)
 fi
 extra_set=(); for kv in ${LADDER_SET:-}; do extra_set+=(--set "$kv"); done
 
 declare -A deck=([a]=inputs/bench/a-s150.yaml [b]=inputs/bench/b-s150-hot.yaml [c1]=inputs/bench/c1-rpz24-hot.yaml
                  [c2]=inputs/bench/c2-rpz24-rp.yaml [d]=inputs/bench/d-s150-co-104.yaml [d832]=inputs/bench/d-s150-co-104.yaml
-                 [d6656]=inputs/bench/d-s150-co-104.yaml [drpz24]=inputs/bench/d-rpz24-he-104.yaml)
+                 [d6656]=inputs/bench/d-s150-co-104.yaml [drpz24]=inputs/bench/d-rpz24-he-104.yaml
+                 [r832]=inputs/bench/r-s150r-study-832.yaml)
+# The study's own problem (../shared/study/README.md): its network hyp150 from its start on its deck,
+# whose zones come from a start file (start_files below). h104, h832, h6656: the study's whole window,
+# 1e-20 to 1e-6 s, which from this start is well conditioned (the CPU against itself one ulp of
+# dt_fraction away: 3.9e-14 at 1e-6 s, inputs/bench/README.md); h104s, h832s, h6656s: the same ended at
+# 1e-8 s, (d)'s window, to compare with (d) step for step. Not copied into the project: read where found.
+study_dir=${LADDER_STUDY_DIR:-}
+if [ -z "$study_dir" ]; then
+  for candidate in ../shared/study shared/study; do
+    [ -f "$candidate/study-104.yaml" ] && [ -f "$candidate/hyp150.znet" ] && [ -f "$candidate/make_study_init.py" ] &&
+      { study_dir=$candidate; break; }
+  done
+fi
+[ -n "$study_dir" ] && study_dir=$(cd "$study_dir" 2>/dev/null && pwd)
+study_regimes="h104 h832 h6656 h104s h832s h6656s"
+for r in $study_regimes; do deck[$r]=${study_dir:-../shared/study}/study-104.yaml; done
+# Per-regime deck overrides (a list of KEY=VALUE)
+declare -A regime_set=([h104s]="integrator.end_time=1e-8" [h832s]="integrator.end_time=1e-8" [h6656s]="integrator.end_time=1e-8")
+# The regimes whose zones come from a start file (zones.from_file), by the start it is: the study's
+# (its make_study_init.py) or s150r's from the same start (scripts/make_start_file.py)
+declare -A start_of=([r832]=s150r)
+for r in $study_regimes; do start_of[$r]=study; done
 # The full-burn regimes (the study's schedule, full_zones zones each): each GPU run is compared with
 # a CPU reference of the same zones that runs in the background beside the GPU work. (d6656) is
 # checked instead by a run of (d832)'s zones (on the H200 the same launch plan as 6,656 zones:
 # more than half the resident blocks) against (d832)'s reference: a CPU reference of 6,656 zones
 # of the full burn would take about half an hour on 16 cores.
-declare -A checked_by=([d6656]=d832)
+declare -A checked_by=([d6656]=d832 [h6656]=h832 [h6656s]=h832s)
 # The CPU against itself one ulp of dt_fraction away (the sensitivity): not for (d832), (d)'s problem
 # on 8x the zones (its reference alone takes about 5 minutes on 16 cores).
-declare -A ulp_skipped=([d832]=1)
+# Nor for h832, h832s, r832: their zones are identical, h104's sensitivity is theirs, and r832's was
+# measured on the CPU (6.0e-14 at 1e-6 s, inputs/bench/README.md).
+declare -A ulp_skipped=([d832]=1 [h832]=1 [h832s]=1 [r832]=1)
 is_full() { [ -n "${full_zones[$1]:-}" ]; }
 reference_of() { echo "${checked_by[$1]:-$1}"; }
-regimes=${LADDER_REGIMES:-a b c1 c2 d d832 d6656 drpz24}
+regimes=${LADDER_REGIMES:-a b c1 c2 d d832 d6656 drpz24 r832 $study_regimes}
 for r in $regimes; do [ -n "${deck[$r]:-}" ] || { echo "gpu-ladder.sh: LADDER_REGIMES: unknown regime '$r' (${!deck[*]})" >&2; exit 2; }; done
 # The CPU references of the full-burn regimes: their own, or the regime that checks them.
 full_references=""
@@ -77,6 +108,27 @@ for r in $regimes; do is_full "$r" && [[ " $full_references " != *" $(reference_
 
 mkdir -p "$out" || exit 2
 work=$(mktemp -d)
+# Regimes that cannot run here, each said in one line and dropped: the study's without its folder;
+# any with a start file without a python that has h5py and numpy.
+start_python=""
+for candidate in ${LADDER_START_PYTHON:-/usr/bin/python3 $python python3}; do
+  "$candidate" -c "import h5py, numpy" 2>/dev/null && { start_python=$candidate; break; }
+done
+skipped_lines=()
+kept=""
+for r in $regimes; do
+  if [[ " $study_regimes " == *" $r "* ]] && [ -z "$study_dir" ]; then
+    [[ " ${skipped_lines[*]} " == *"study's folder"* ]] ||
+      skipped_lines+=("regimes $(for s in $regimes; do [[ " $study_regimes " == *" $s "* ]] && printf '%s ' "$s"; done)skipped: the study's folder (../shared/study, shared/study or LADDER_STUDY_DIR) is not here")
+  elif [ -n "${start_of[$r]:-}" ] && [ -z "$start_python" ]; then
+    skipped_lines+=("regime $r skipped: no python with h5py and numpy for its start file (LADDER_START_PYTHON)")
+  else
+    kept+="$r "
+  fi
+done
+regimes=$kept
+full_references=""
+for r in $regimes; do is_full "$r" && [[ " $full_references " != *" $(reference_of "$r") "* ]] && full_references+="$(reference_of "$r") "; done
 cells=$out/cells.jsonl
 [ "$dry" = 1 ] || : >"$cells"
 : >"$out/ladder.txt"
@@ -95,6 +147,7 @@ nums() { [ -n "${1// /}" ] && printf '%.2f ' $1 || printf 'none '; }  # a list o
 header_of() { grep -o 'rank 0 -> .*' "$1" 2>/dev/null | head -1 | sed 's/rank 0 -> //'; }
 
 commit=${ZONEODE_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+for line in "${skipped_lines[@]}"; do echo "$line" | tee -a "$out/ladder.txt"; done
 log "== gpu-ladder $(date -u +%FT%TZ), commit $commit, $cores host cores, out $out$([ "$fake" = 1 ] && echo ', FAKE GPU (CPU runs)')$([ "$dry" = 1 ] && echo ', DRY RUN')"
 gpu_name=$(nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1)
 log "device: ${gpu_name:-none seen by nvidia-smi}"
@@ -176,10 +229,47 @@ record ceilings fp64_fma="$(ceiling fp64_fma)" lds_read="$(ceiling lds_read)" hb
 
 # ---- each regime: deck, counted work, floor
 # zone_args REGIME COUNT: the --set list that makes a run of REGIME with COUNT zones
-zone_args() { local r=$1; args=("${deck[$r]}" --quiet --force --set zones.count="$2" "${extra_set[@]}"); is_full "$r" && args+=("${d_set[@]}"); return 0; }
+# start_file REGIME COUNT: the start file of COUNT zones that a start-file regime reads
+start_file() { echo "$work/start-${start_of[$1]}-$2.h5"; }
+# deck_args REGIME COUNT: the deck and what selects the regime's zones and window (no run options)
+deck_args() {
+  local r=$1 kv
+  args=("${deck[$r]}")
+  if [ -n "${start_of[$r]:-}" ]; then args+=(--set zones.from_file="$(start_file "$r" "$2")"); else args+=(--set zones.count="$2"); fi
+  for kv in ${regime_set[$r]:-}; do args+=(--set "$kv"); done
+  args+=("${extra_set[@]}")
+}
+zone_args() { local r=$1; deck_args "$r" "$2"; args=("${args[0]}" --quiet --force "${args[@]:1}"); is_full "$r" && args+=("${d_set[@]}"); return 0; }
+# The start files, before anything reads the decks (the decks name them, so they must exist): the
+# study's start by its own maker (identical zones: T9 5, rho 1e8, X(c12) 0.04166, X(o16) 0.03125),
+# s150r's the same start on its own species (scripts/make_start_file.py), one file per zone count run.
+start_counts() {  # the zone counts of REGIME's runs: its own and, checked by another, that one's
+  echo "${full_zones[$1]}"
+  [ -n "${checked_by[$1]:-}" ] && echo "${full_zones[${checked_by[$1]}]}"
+  [ "$1" = "$(reference_of "$1")" ] || echo "${full_zones[$(reference_of "$1")]}"
+}
+made=""
+for r in $regimes $full_references; do
+  [ -n "${start_of[$r]:-}" ] || continue
+  for n in $(start_counts "$r" | sort -u); do
+    f=$(start_file "$r" "$n")
+    [[ " $made " == *" $f "* ]] && continue
+    made+="$f "
+    if [ "${start_of[$r]}" = study ]; then
+      x "$work/start-study-$n.log" "$start_python" "$study_dir/make_study_init.py" "$n" "$f"
+    else
+      [ -f "$work/s150r.znet" ] || x "$work/s150r-export.log" "$zoneode" network export inputs/bench/d-s150-co-104.yaml \
+        --set network.preset=s150r --output "$work/s150r.znet" --force
+      x "$work/start-s150r-$n.log" "$start_python" scripts/make_start_file.py "$work/s150r.znet" "$n" "$f" 5 1e8 c12=0.04166 o16=0.03125
+    fi
+    [ "$dry" = 1 ] || [ -f "$f" ] || log "start file $f not made: $(tail -1 "$work/start-${start_of[$r]}-$n.log")"
+  done
+done
 log "== regimes: counted work per zone-step (zoneode network info) and floor"
 for r in $regimes; do
-  x "$work/info-$r.txt" "$zoneode" network info "${deck[$r]}" "${extra_set[@]}"
+  args=("${deck[$r]}" "${extra_set[@]}")
+  [ -n "${start_of[$r]:-}" ] && deck_args "$r" "${full_zones[$r]}"  # its deck names a start file
+  x "$work/info-$r.txt" "$zoneode" network info "${args[@]}"
   [ "$dry" = 1 ] && continue
   work_line=$(grep "work per zone-step" "$work/info-$r.txt")
   net_line=$(grep -m1 "^network " "$work/info-$r.txt")
@@ -193,7 +283,7 @@ done
 # dt_fraction one ulp up (at T9 5 that alone moves some values by ~1e-12).
 ulp_run() {  # ulp_run REGIME THREADS [nice]
   local dtf up
-  dtf=$(grep -m1 -E '^ +dt_fraction:' "${deck[$1]}" | awk '{print $2}')
+  dtf=$(grep -v '^ *#' "${deck[$1]}" | grep -o -m1 -E 'dt_fraction: *[0-9.eE+-]+' | awk '{print $2}')  # block or flow style
   up=$("$python" -c "import math, sys; print(repr(math.nextafter(float(sys.argv[1]), 2.0)))" "$dtf" 2>/dev/null || echo "$dtf")
   zone_args "$1" "$(is_full "$1" && echo "${full_zones[$1]}" || echo "$check_zones")"
   x "$work/cpu-ulp-$1.log" env OMP_NUM_THREADS="$2" ${3:+nice -n 5} timeout -k 10 900 "$zoneode" "${args[@]}" --backend cpu \
@@ -283,7 +373,7 @@ cell() {
   done
   record cell regime="$r" row="$row" tag="$tag" variant="$variant" knobs="$knobs" knob_mode="$knob_mode" ns_runs="$ns_list" \
     summary="$work/$tag-1.json" compare_rc="$verdict" compare_json="$work/$tag-compare.json" header="$(header_of "$work/$tag-1.log")" notes="$fail_note$notes"
-  [ "$dry" = 1 ] || log "  $(printf '%-3s %-24s' "$r" "$row") $(nums "$ns_list")ns/zone-step, compare rc ${verdict:-later} ($(elapsed) s)"
+  [ "$dry" = 1 ] || log "  $(printf '%-6s %-24s' "$r" "$row") $(nums "$ns_list")ns/zone-step, compare rc ${verdict:-later} ($(elapsed) s)"
   # no device at all (driver, runtime): every later cell would fail the same way, so stop spending time
   if [ "$dry" = 0 ] && [ -z "${ns_list// /}" ] && grep -qiE "gpuGetDeviceCount|no CUDA-capable|driver version|no HIP|hipErrorNoDevice" \
        "$work/$tag-1.log" 2>/dev/null; then

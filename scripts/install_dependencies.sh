@@ -17,6 +17,7 @@ packages=(
   libsundials-dev
   python3-h5py  # tests/hostile (hostile HDF5 files) and tests/self_check_end_to_end.py
   clang libclang-rt-14-dev  # the sanitizer build and the libFuzzer harnesses (.ci/run)
+  gfortran python3-numpy  # the library's Fortran example and Python module (tests/library_install_end_to_end.sh, test_python_api.py)
 )
 case "${1:-}" in
   --hip) packages=(hipcc libamdhip64-dev rocm-device-libs) ;;

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 mode=${1:-}
 # The variants: the one list (src/common/kernel_variants.def).
 mapfile -t variants < <(sed -n 's/^ZONEODE_CHOICE(\([a-z0-9_]*\),.*/\1/p' src/common/kernel_variants.def)
+# A variant whose file says '// resources: none' has no asymptotic kernel (generated: the implicit
+# method's alone, compiled at run time).
+mapfile -t variants < <(for v in "${variants[@]}"; do grep -q '^// resources: none' "kernels/asymptotic/$v.hip" || echo "$v"; done)
 if [ "$mode" = --only ]; then shift; variants=("$@"); fi  # a table of these alone (tests/variants)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 work=$(mktemp -d)

@@ -20,6 +20,14 @@ zoneode_die() {  # zoneode_die STATUS MESSAGE
   exit "$1"
 }
 
+# zoneode_check_count NAME VALUE [WHERE]: VALUE, the setting NAME, is a whole number >= 1, else exit 2
+# naming the setting and its value (one message for several settings said neither which nor why;
+# 1e3 reached the shell's arithmetic first: "value too great for base").
+zoneode_check_count() {
+  [[ $2 =~ ^[1-9][0-9]{0,8}$ ]] ||
+    zoneode_die 2 "$1='$2'${3:+ $3}: expected a whole number from 1 to 999999999 (digits only: not 0, 1e3, 0x5 or 2.5)"
+}
+
 # Loads the site file (slurm/sites/README in slurm/README.md lists its keys) and resolves the
 # backend, variant, threads, ranks per node and build.
 zoneode_load_site() {
@@ -55,10 +63,8 @@ zoneode_load_site() {
     zoneode_threads=${ZONEODE_THREADS:-$site_threads}
   fi
   zoneode_ranks_per_node=${ZONEODE_RANKS_PER_NODE:-$site_ranks_per_node}
-  local value
-  for value in "$zoneode_threads" "$zoneode_ranks_per_node"; do
-    [[ $value =~ ^[1-9][0-9]*$ ]] || zoneode_die 2 "'$value' in ZONEODE_THREADS / ZONEODE_RANKS_PER_NODE (or the site's): expected a positive integer"
-  done
+  zoneode_check_count ZONEODE_THREADS "$zoneode_threads" "(or the site's site_threads)"
+  zoneode_check_count ZONEODE_RANKS_PER_NODE "$zoneode_ranks_per_node" "(or the site's site_ranks_per_node)"
   # The build: ZONEODE_BUILD_DIR, else the site preset's (slurm/build.sh: build-<preset>), else the
   # README's ./scripts/build.sh folder build/ when only that one exists and has the backend (GPU:
   # it lists kernel variants).
@@ -283,6 +289,26 @@ zoneode_checkpoint_of() {
 }
 
 # zoneode_job_field ID KEY: a field of `scontrol show job`, empty when scontrol cannot tell.
+# zoneode_seconds TIME: a Slurm time ([D-]HH:MM:SS, MM:SS, as scontrol prints TimeLimit) in
+# seconds; nothing for UNLIMITED, Partition_Limit or anything else.
+zoneode_seconds() {
+  local time=$1 days=0 a b c
+  if [[ $time =~ ^([0-9]+)-(.*)$ ]]; then days=${BASH_REMATCH[1]}; time=${BASH_REMATCH[2]}; fi
+  [[ $time =~ ^[0-9]+(:[0-9]+){0,2}$ ]] || return 0
+  IFS=: read -r a b c <<<"$time"
+  if [ -n "$c" ]; then echo $((10#$days * 86400 + 10#$a * 3600 + 10#$b * 60 + 10#$c))
+  elif [ -n "$b" ]; then echo $((10#$days * 86400 + 10#$a * 60 + 10#$b))
+  else echo $((10#$days * 86400 + 10#$a * 60)); fi  # minutes alone, as sbatch --time reads them
+}
+
+# zoneode_check_max_requeues: ZONEODE_MAX_REQUEUES is a whole number (abc, 1e3 or 0x5 made the
+# test `[ attempt -ge ... ]` fail, and the job requeued without limit).
+zoneode_check_max_requeues() {
+  local value=${ZONEODE_MAX_REQUEUES:-5}
+  [[ $value =~ ^[0-9]{1,6}$ ]] ||
+    zoneode_die 2 "ZONEODE_MAX_REQUEUES='$value': expected a whole number of requeues, 0 to 999999 (default 5)"
+}
+
 zoneode_job_field() {
   scontrol show job -o "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
@@ -328,6 +354,24 @@ zoneode_continue_line() {
   [ -z "${SLURM_JOB_PARTITION:-}" ] || words+=(--partition="$SLURM_JOB_PARTITION")
   # Slurm's log: the continuation appends to this job's (run.sbatch has --open-mode=append), as a
   # requeued attempt does.
+  # The job's GPU request and node sharing (a job with --gpus-per-node=1 --exclusive continued on no
+  # GPU, on a shared node): Slurm's variables where the request set them, else the job's record.
+  local gpu_request=0 tres sharing
+  [ -z "${SLURM_GPUS_PER_NODE:-}" ] || { words+=(--gpus-per-node="$SLURM_GPUS_PER_NODE"); gpu_request=1; }
+  [ -z "${SLURM_GPUS:-}" ] || { words+=(--gpus="$SLURM_GPUS"); gpu_request=1; }
+  [ -z "${SLURM_GPUS_PER_TASK:-}" ] || { words+=(--gpus-per-task="$SLURM_GPUS_PER_TASK"); gpu_request=1; }
+  if [ "$gpu_request" = 0 ]; then
+    tres=$(zoneode_job_field "${SLURM_JOB_ID:-}" TresPerNode)  # gres/gpu:8 (gres:gpu:8, gpu:8 in older Slurm)
+    tres=${tres#gres/}
+    tres=${tres#gres:}
+    [[ ! $tres =~ ^gpu(:[A-Za-z0-9_.-]+)*$ ]] || words+=(--gres="$tres")
+  fi
+  sharing=$(zoneode_job_field "${SLURM_JOB_ID:-}" OverSubscribe)
+  case $sharing in
+    NO) words+=(--exclusive) ;;
+    USER) words+=(--exclusive=user) ;;
+    MCS) words+=(--exclusive=mcs) ;;
+  esac
   local log
   log=$(zoneode_job_field "${SLURM_JOB_ID:-}" StdOut)
   [ -z "$log" ] || words+=(--output="$log")

@@ -46,9 +46,9 @@ ranks_per_node=$zoneode_ranks_per_node
 zones_per_rank=${ZONEODE_ZONES_PER_RANK:-4096}
 repeats=${ZONEODE_REPEATS:-1}
 rank_counts=${ZONEODE_RANKS:-1 2 4 8}
-for value in $zones_per_rank $repeats $rank_counts; do
-  [[ $value =~ ^[1-9][0-9]*$ ]] || zoneode_die 2 "'$value' in ZONEODE_RANKS / ZONEODE_ZONES_PER_RANK / ZONEODE_REPEATS: expected a positive integer"
-done
+zoneode_check_count ZONEODE_ZONES_PER_RANK "$zones_per_rank"
+zoneode_check_count ZONEODE_REPEATS "$repeats"
+for value in $rank_counts; do zoneode_check_count ZONEODE_RANKS "$value" "(in '$rank_counts')"; done
 # shellcheck disable=SC2206
 extra=(${ZONEODE_SBATCH_FLAGS:-})
 job_flags=("${site_sbatch_flags[@]}" "${extra[@]}")

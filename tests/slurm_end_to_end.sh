@@ -60,6 +60,44 @@ export SLURM_CONF=$cluster/slurm.conf
 export ZONEODE_SITE=local ZONEODE_BUILD_DIR=$build ZONEODE_RUNS_DIR=$work/runs ZONEODE_CAMPAIGNS_DIR=$work/campaigns
 export ZONEODE_PROFILES_DIR=$work/profiles ZONEODE_PYTHON=$python
 
+# 0. Issue 40, the scripts' own logic (Slurm's answers played by functions where a job is needed).
+# The "To continue" line keeps the job's GPU request and --exclusive (it dropped both: the job
+# continued on no GPU, on a shared node).
+continue_words() (  # continue_words VARIABLE=VALUE...: zoneode_continue_line in a played job
+  source slurm/common.sh
+  zoneode_job_field() {
+    case $2 in
+      TimeLimit) echo 00:30:00 ;; OverSubscribe) echo "${played_sharing:-OK}" ;;
+      TresPerNode) echo "${played_tres:-}" ;; StdOut) echo /runs/zoneode-7.out ;;
+    esac
+  }
+  export "$@" SLURM_JOB_ID=7
+  zoneode_continue_line runs/7/quick_checkpoint.h5 runs/7 8 1 inputs/quick.yaml
+)
+line=$(continue_words SLURM_GPUS_PER_NODE=8 played_sharing=NO)
+check "To continue: --gpus-per-node and --exclusive kept" grep -qE -- "--gpus-per-node=8 .*--exclusive( |$)" <<<"$line"
+line=$(continue_words played_tres=gres/gpu:4 played_sharing=USER)
+check "To continue: --gres=gpu:4 (TresPerNode) and --exclusive=user kept" grep -qE -- "--gres=gpu:4 .*--exclusive=user" <<<"$line"
+line=$(continue_words played_sharing=OK)
+check "To continue: a shared CPU job asks for neither" bash -c '! grep -qE -- "--(gpus|gres|exclusive)" <<<"$1"' _ "$line"
+# ZONEODE_MAX_REQUEUES that is no whole number was ignored (the test failed): requeued without limit.
+for value in abc 1e3 0x5 -1; do
+  ZONEODE_MAX_REQUEUES=$value ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/requeues.log" 2>&1
+  check "ZONEODE_MAX_REQUEUES=$value refused (exit 2)" test $? -eq 2
+  check "  the message names it" grep -q "^run.sbatch: ZONEODE_MAX_REQUEUES='$value': expected a whole number of requeues" "$work/requeues.log"
+done
+ZONEODE_MAX_REQUEUES=3 ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/requeues.log" 2>&1
+check "ZONEODE_MAX_REQUEUES=3 accepted" test $? -eq 0
+# Dry-run geometry: each setting named with its value (1e3 reached the shell's arithmetic first).
+for setting in ZONEODE_NODES=1e3 ZONEODE_RANKS=0 ZONEODE_THREADS=abc; do
+  env "$setting" ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/geometry.log" 2>&1
+  check "$setting refused (exit 2)" test $? -eq 2
+  check "  named with its value" grep -q "^run.sbatch: ${setting%%=*}='${setting#*=}'.*: expected a whole number from 1" "$work/geometry.log"
+done
+ZONEODE_REPEATS=2.5 ZONEODE_DRY_RUN=1 slurm/scaling.sh strong inputs/quick.yaml >"$work/geometry.log" 2>&1
+check "scaling.sh ZONEODE_REPEATS=2.5 named" grep -q "^scaling.sh: ZONEODE_REPEATS='2.5': expected a whole number" "$work/geometry.log"
+check "zoneode_seconds reads scontrol's times" test "$(source slurm/common.sh; echo "$(zoneode_seconds 00:01:00) $(zoneode_seconds 1-02:00:00) $(zoneode_seconds 05:30) $(zoneode_seconds UNLIMITED)")" = "60 93600 330 "
+
 job_field() {  # job_field ID KEY: a field of scontrol show job (finished jobs stay: MinJobAge)
   scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
@@ -164,6 +202,18 @@ id=$(env -u ZONEODE_SITE sbatch --parsable -n 1 --output="$work/%j.out" slurm/ru
 wait_job "$id" >/dev/null
 check "no site exits 2" equals "exit code" "$(exit_code "$id")" 2:0
 check "no site named" grep -q "ZONEODE_SITE is not set" "$work/$id.out"
+# Issue 40: a time limit within the warning margin (120 s) stopped the run at once without a word.
+id=$(sbatch --parsable -n 1 --time=1 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml --quiet --set zones.count=8)
+wait_job "$id" >/dev/null
+check "a 1-minute time limit: said to be within the warning margin" grep -q \
+  "^run.sbatch: warning: the job's time limit, 60 s, is not longer than the warning margin, 120 s" "$work/$id.out"
+# Issue 40: job ids that restart (a fresh local cluster) named a run folder an earlier job had used,
+# and the run failed on its files one by one. Played by naming that job's folder (ZONEODE_RUN_ID).
+earlier=$id
+id=$(ZONEODE_RUN_ID=$earlier sbatch --parsable -n 1 --output="$work/%j.out" slurm/run.sbatch inputs/quick.yaml --quiet --set zones.count=8)
+wait_job "$id" >/dev/null
+check "a run folder an earlier job used: exit 2" equals "exit code" "$(exit_code "$id")" 2:0
+check "  said why, before zoneode ran" grep -q "^run.sbatch: run folder .*/$earlier-cpu-none-r1 already holds the files of an earlier job $earlier" "$work/$id.out"
 # Not through sbatch: it submits itself with the site's flags, after the partition check.
 out=$(ZONEODE_DRY_RUN=1 ZONEODE_RANKS=2 slurm/run.sbatch inputs/quick.yaml --quiet 2>&1)
 check "self-submission line" equals line "$out" "sbatch --nodes=1 --ntasks=2 --ntasks-per-node=2 --cpus-per-task=1 slurm/run.sbatch inputs/quick.yaml --quiet"

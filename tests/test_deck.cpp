@@ -96,6 +96,20 @@ TEST_F(DeckTest, OutOfRangeValue) {
   EXPECT_NE(message.find("zones.temperature.value: expected a number > 0, got '-2'"), std::string::npos) << message;
 }
 
+// network.isotope_band: the preset's value unless given (s150r's 4, the others 1), and a clear
+// error outside [0.25, 16].
+TEST_F(DeckTest, GeneratorIsotopeBandDefaultsToThePresetsAndIsRangeChecked) {
+  const std::string generator = "network:\n  source: generator\n  preset: s150r\nzones:";
+  const std::string deck_text = replaced(replaced(valid_deck, "network:\n  source: decay_chain\n  rates: [3.0, 0.7]\nzones:", generator),
+                                         "x0: 1.0", "he4: 1.0");
+  EXPECT_EQ(load_deck(write(deck_text), {}).network.generator.isotope_band, 4.0);
+  EXPECT_EQ(load_deck(write(deck_text), {"network.preset=s150"}).network.generator.isotope_band, 1.0);
+  EXPECT_EQ(load_deck(write(deck_text), {"network.isotope_band=2.5"}).network.generator.isotope_band, 2.5);
+  const std::string message = error_of(replaced(deck_text, "preset: s150r", "preset: s150r\n  isotope_band: 0.1"));
+  EXPECT_NE(message.find("deck.yaml:4:17: network.isotope_band: expected a number in [0.25, 16], got '0.1'"), std::string::npos)
+      << message;
+}
+
 TEST_F(DeckTest, MissingRequiredKey) {
   const std::string message = error_of(replaced(valid_deck, "  end_time: 1.0e-2\n", "  dt_fraction: 0.1\n"));
   EXPECT_NE(message.find("integrator.end_time: expected a number > 0 (this key is required)"), std::string::npos)
@@ -256,6 +270,77 @@ TEST_F(DeckTest, EveryNetworkSourceAndProfileHasOneName) {
     EXPECT_EQ(FieldProfile(field_profile_name(kind), 0.0, 1.0, 2.0).kind, kind);
   }
   EXPECT_THROW(FieldProfile("spiral", 0.0, 1.0, 2.0), std::invalid_argument);
+}
+
+// Issue 40: YAML aliases. One inside its own anchor made a cycle that the tree walks followed until
+// the stack overflowed (SIGSEGV); nested ones ("billion laughs") were expanded by those walks.
+TEST_F(DeckTest, AnAliasInsideItsOwnAnchorIsRefusedAtItsPlace) {
+  for (const char* extra : {"extra: &a [1, *a]\n", "extra: &m {k: *m}\n", "extra: &o [[1, [*o]]]\n"}) {
+    const std::string message = error_of(std::string(valid_deck) + extra);
+    EXPECT_NE(message.find("deck.yaml:12:"), std::string::npos) << message;
+    EXPECT_NE(message.find("an alias inside the list or map its anchor names (a recursive alias"), std::string::npos)
+        << message;
+  }
+  const std::string from_set = error_of(valid_deck, {"zones.extra=&a [1, *a]"});
+  EXPECT_NE(from_set.find("--set zones.extra=&a [1, *a]: the value:1:"), std::string::npos) << from_set;
+}
+
+TEST_F(DeckTest, AnAliasCountsAsWhatItRepeats) {
+  // Each level a list of ten aliases of the one before: a0 is 11 values (the list and its ten), a1
+  // 111, ..., a4 111,111; a5's first alias passes 200,000 (123,465 + 111,111), at line 18 column 12.
+  std::string laughs = "extra:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level <= 5; ++level) {
+    laughs += "  a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+    for (int k = 0; k < 10; ++k) laughs += (k ? ", *a" : "*a") + std::to_string(level - 1);
+    laughs += "]\n";
+  }
+  const std::string message = error_of(std::string(valid_deck) + laughs);
+  EXPECT_NE(message.find("deck.yaml:18:12:"), std::string::npos) << message;
+  EXPECT_NE(message.find("more than 200000 values (scalars, lists and maps, an alias counted as the values it repeats)"),
+            std::string::npos)
+      << message;
+  // Up to a4 (123,465 values) it reads through to the key check: an alias is no error in itself.
+  const std::string four = laughs.substr(0, laughs.find("  a5:"));
+  EXPECT_NE(error_of(std::string(valid_deck) + four).find("unknown key 'extra'"), std::string::npos);
+  // Depth: an alias 60 levels deep inside 45 levels of lists is 106 levels.
+  const std::string deep = "d: &d " + std::string(60, '[') + "1" + std::string(60, ']') + "\nextra: " +
+                           std::string(45, '[') + "*d" + std::string(45, ']') + "\n";
+  const std::string too_deep = error_of(std::string(valid_deck) + deep);
+  EXPECT_NE(too_deep.find("nested more than 100 levels deep (an alias counted as what it repeats)"), std::string::npos)
+      << too_deep;
+}
+
+TEST_F(DeckTest, AliasesOfValuesStillRead) {
+  const Deck deck = load_deck(write(replaced(valid_deck, "  end_time: 1.0e-2", "  end_time: &t 1.0e-2\n  dt_initial: *t")), {});
+  EXPECT_DOUBLE_EQ(deck.integrator.dt_initial, 1e-2);
+}
+
+TEST_F(DeckTest, AMergeKeyIsNamed) {
+  const std::string message =
+      error_of("base: &b {count: 8}\n" + replaced(valid_deck, "  count: 8\n", "  <<: *b\n"));
+  EXPECT_NE(message.find("zones.<<: a YAML merge key ('<<: *anchor'), which this reader does not apply"),
+            std::string::npos)
+      << message;
+}
+
+TEST(YamlStringLiteral, ReadsBackAsTheTextGiven) {
+  for (const std::string text : {"run #1.json", "run.json", "a: b", "[1, 2]", "*a", "&a x", "null", "~", "true",
+                                 "4", "'q'", "\"dq\"", "tab\there", "ünïcode", "- item", "x # y", "{}", ""}) {
+    const std::string literal = yaml_string_literal(text);
+    const YAML::Node read = load_yaml_text(literal, "test");
+    ASSERT_TRUE(read.IsScalar()) << text << " -> " << literal;
+    EXPECT_EQ(read.Scalar(), text) << literal;
+  }
+  EXPECT_EQ(yaml_string_literal("out/run-1.json"), "out/run-1.json");  // plain words stay plain (messages)
+  EXPECT_EQ(yaml_string_literal("4"), "4");
+}
+
+TEST(NonAsciiNote, NamesTheFirstCharacterOutsideAscii) {
+  EXPECT_EQ(non_ascii_note("he4"), "");
+  EXPECT_EQ(non_ascii_note("h\xd0\xb5" "4"),
+            " (its character 2, U+0435, is no ASCII character: names are ASCII; a look-alike letter?)");
+  EXPECT_NE(non_ascii_note("o\xef\xbc\x91" "6").find("its character 2, U+FF11"), std::string::npos);  // fullwidth 1
+  EXPECT_NE(non_ascii_note("c\xff").find("its character 2, byte 0xFF"), std::string::npos);
 }
 
 }  // namespace

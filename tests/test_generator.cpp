@@ -104,6 +104,33 @@ TEST(GeneratorSizes, PresetsHaveTheirSpeciesCountsAndTermsNearTheTarget) {
   }
 }
 
+// s150r (isotope_band 4): the size of the study's network, 150 species, 1,604 reactions and 5,419
+// flux terms (../shared/study/README.md; typed in here), within 1%, so that it costs what that network
+// costs per zone-step (inputs/bench/README.md). isotope_band 1 is the network without the key: the
+// other presets keep their bits (s150's hash as measured before the key existed, commit 4f3442b).
+TEST(GeneratorSizes, S150rHasTheStudyNetworksReactionAndTermCounts) {
+  const Network& net = preset_network("s150r");
+  EXPECT_EQ(net.species_count(), 150);
+  EXPECT_NEAR(net.reaction_count(), 1604, 0.01 * 1604);
+  EXPECT_NEAR(static_cast<double>(count_terms(net).total()), 5419, 0.01 * 5419);
+  EXPECT_EQ(net.name, "generated-150-5419-seed1-band4");
+  EXPECT_EQ(network_hash(net), 0xf84265cce4bd0a91ull) << std::hex << network_hash(net);
+  EXPECT_EQ(network_hash(preset_network("s150")), 0xe7f28f3ff0936777ull) << std::hex << network_hash(preset_network("s150"));
+  GeneratorSettings same = generator_preset("s150");
+  same.isotope_band = 1.0;
+  EXPECT_EQ(generate_network(same).name, "generated-150-5400-seed1");
+  // Wider rows: more isotopes per element, so the 150 species end at a lower Z.
+  int top_Z_s150 = 0, top_Z_s150r = 0;
+  for (const Species& x : preset_network("s150").species) top_Z_s150 = std::max(top_Z_s150, x.Z);
+  for (const Species& x : net.species) top_Z_s150r = std::max(top_Z_s150r, x.Z);
+  EXPECT_LT(top_Z_s150r, top_Z_s150);
+  for (double bad : {0.2, 16.5, std::nan("")}) {
+    GeneratorSettings settings = generator_preset("s150r");
+    settings.isotope_band = bad;
+    EXPECT_THROW(generate_network(settings), std::invalid_argument) << bad;
+  }
+}
+
 TEST(GeneratorSizes, PresetTableAndUnknownNames) {
   EXPECT_EQ(generator_preset("default").species, 100);
   EXPECT_EQ(generator_preset("default").flux_terms, 1000);
@@ -119,7 +146,7 @@ TEST(GeneratorSizes, PresetTableAndUnknownNames) {
   } catch (const std::invalid_argument& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("s17"), std::string::npos) << what;
-    for (const char* name : {"default", "s16", "s150", "s365"}) EXPECT_NE(what.find(name), std::string::npos) << what;
+    for (const char* name : {"default", "s16", "s150", "s365", "s150r"}) EXPECT_NE(what.find(name), std::string::npos) << what;
   }
 }
 

@@ -140,9 +140,11 @@ TEST(PhysicsPartition, TableCoversTheRpZ24NuclidesFromOxygenUp) {
 
 // Every nuclide of a reverse rate in a network: its G covers T9 0.01-275, or the run names it
 // (untabulated: G = 1; held: no high-temperature row). The classification is made here from the
-// table and compared with what the compact network reports.
+// table and compared with what the compact network reports. covered_from_oxygen: every nuclide from
+// O up must be in the table (the shipped networks' rule); `untabulated_from_oxygen` counts those that
+// are not.
 void expect_every_gap_named(const Network& network, const PartitionTable& table, int& full, int& held,
-                            int& untabulated) {
+                            int& untabulated, bool covered_from_oxygen = true, int* untabulated_from_oxygen = nullptr) {
   PhysicsOptions on;
   on.partition_functions = true;
   const CompactNetwork compact(network, on);
@@ -162,8 +164,10 @@ void expect_every_gap_named(const Network& network, const PartitionTable& table,
     if (!table.find(name)) {
       expected_untabulated.push_back(name);
       int Z = 0, A = 0;
-      EXPECT_TRUE(parse_nuclide_name(name, Z, A) && Z < 8) << name << " of " << network.name
-                                                           << ": the table covers every shipped nuclide from O up";
+      const bool light = parse_nuclide_name(name, Z, A) && Z < 8;
+      if (!light && untabulated_from_oxygen != nullptr) ++*untabulated_from_oxygen;
+      if (covered_from_oxygen)
+        EXPECT_TRUE(light) << name << " of " << network.name << ": the table covers every shipped nuclide from O up";
     } else if (table.tabulated_to_T9(name) < 275.0) {
       std::ostringstream entry;
       entry << name << " (T9 > " << table.tabulated_to_T9(name) << ")";
@@ -189,9 +193,16 @@ TEST(PhysicsPartition, NamesWhatItHoldsOnEveryShippedNetwork) {
   EXPECT_EQ(held, 16);         // held_in_shipped_table less mn43-45, fe44-45
   EXPECT_EQ(untabulated, 9);   // li7, be7, b8, c12, c13, n12-n15 (be8 is in no reverse rate)
   for (const GeneratorPreset& preset : generator_presets) {
-    expect_every_gap_named(generate_network(preset.settings), table, full, held, untabulated);
-    std::printf("  generator %s: %d tabulated to T9 275, %d held above T9 10, %d untabulated\n",
-                std::string(preset.name).c_str(), full, held, untabulated);
+    // s150r (isotope_band 4) is a cost stand-in for the study's network (inputs/bench/README.md): its
+    // wide rows reach drip-line nuclides (o19-o24, ne26-ne31, ...) that no table shipped here has.
+    // A run with partition functions on names them (G = 1, partition_missing: unity), which the
+    // comparison with the compact network's list still checks; their number is pinned instead.
+    const bool physics_preset = preset.settings.isotope_band == 1.0;
+    int from_oxygen = 0;
+    expect_every_gap_named(generate_network(preset.settings), table, full, held, untabulated, physics_preset, &from_oxygen);
+    std::printf("  generator %s: %d tabulated to T9 275, %d held above T9 10, %d untabulated (%d from O up)\n",
+                std::string(preset.name).c_str(), full, held, untabulated, from_oxygen);
+    if (!physics_preset) EXPECT_EQ(from_oxygen, 48) << preset.name;
   }
 }
 

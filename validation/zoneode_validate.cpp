@@ -18,6 +18,7 @@
 #include "cvode_zone.hpp"
 #include "deck/deck.hpp"
 #include "integrators/asymptotic.hpp"
+#include "integrators/bdf.hpp"
 #include "integrators/implicit.hpp"
 #include "integrators/implicit_structure.hpp"
 #include "integrators/qss2.hpp"
@@ -42,6 +43,7 @@ struct Options {
   std::vector<double> geometric_fractions = {1e-2, 1e-3, 1e-4};
   std::vector<double> asymptotic_rtols = {1e-3, 1e-4, 1e-5};
   std::vector<double> implicit_rtols = {1e-4, 1e-6, 1e-8};
+  std::vector<double> bdf_rtols = {1e-4, 1e-6, 1e-8};
   std::vector<double> qss2_fractions = {};
   std::vector<double> qss2_rtols = {1e-4, 1e-6};
   std::vector<std::pair<double, double>> checks;       // implicit at rtol: max relative error <= bound
@@ -53,7 +55,7 @@ const char* usage =
     "usage: zoneode-validate DECK [--set section.key=value]... [--zones N] [--atol A] [--significant X]\n"
     "                        [--reference-rtol R] [--reference-atol A] [--geometric F,F,..] [--asymptotic R,R,..]\n"
     "                        [--implicit R,R,..] [--check-implicit RTOL=BOUND]... [--qss2 R,R,..]\n"
-    "                        [--qss2-geometric F,F,..] [--check-qss2 RTOL=BOUND]... [--label TEXT]\n"
+    "                        [--qss2-geometric F,F,..] [--check-qss2 RTOL=BOUND]... [--bdf R,R,..] [--label TEXT]\n"
     "Integrates N zones spread over the deck's zones (first outer step) with CVODE (BDF) at the\n"
     "reference tolerance, then with each method and setting, and prints a markdown table: zones ok,\n"
     "max relative error over species with mass fraction >= X, energy rate error, work per zone.\n"
@@ -96,6 +98,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--asymptotic") o.asymptotic_rtols = number_list(value(), a);
     else if (a == "--implicit") o.implicit_rtols = number_list(value(), a);
     else if (a == "--qss2") o.qss2_rtols = number_list(value(), a);
+    else if (a == "--bdf") o.bdf_rtols = number_list(value(), a);
     else if (a == "--qss2-geometric") o.qss2_fractions = number_list(value(), a);
     else if (a == "--label") o.label = value();
     else if (a == "--check-implicit" || a == "--check-qss2") {
@@ -251,6 +254,16 @@ int run(const Options& o) {
                      double(r.rhs_evaluations), double(r.jacobian_evaluations), double(r.factorizations)};
     };
   };
+  std::vector<double> bdf_workspace(bdf::workspace_doubles(method_network));
+  auto bdf = [&](IntegratorSettings s) {
+    return [&, s](const Zone& z) {
+      std::vector<double> Y = z.Y0;
+      ZoneResult r;
+      bdf::integrate_zone(method_network, s, z.T9, z.rho, Y.data(), bdf_workspace.data(), r);
+      return Outcome{r.status == zone_ok, Y, r.energy_generation_rate, double(r.steps), double(r.rejected_steps),
+                     double(r.rhs_evaluations), double(r.jacobian_evaluations), double(r.factorizations)};
+    };
+  };
   std::vector<double> qss2_workspace(qss2::workspace_doubles(method_network));
   auto qss2 = [&](IntegratorSettings s) {
     return [&, s](const Zone& z) {
@@ -299,6 +312,14 @@ int run(const Options& o) {
     s.rtol = rtol;
     s.atol = o.atol;
     measure("implicit rtol " + format_short(rtol), rtol, implicit(s), IntegrationMethod::implicit);
+  }
+  for (double rtol : o.bdf_rtols) {
+    IntegratorSettings s = base;
+    s.method = IntegrationMethod::bdf;
+    s.schedule = StepSchedule::adaptive;
+    s.rtol = rtol;
+    s.atol = o.atol;
+    measure("bdf rtol " + format_short(rtol), rtol, bdf(s), IntegrationMethod::bdf);
   }
   for (double f : o.qss2_fractions) {
     IntegratorSettings s = base;

@@ -24,13 +24,21 @@ REGIME_NAMES = {
     "d832": "the study's problem at 832 zones",
     "d6656": "the study's problem at 6,656 zones",
     "drpz24": "rp-z24, he4/c12, study schedule, 104 zones (the first (d))",
+    "r832": "s150r (costs as the study's network) from the study's start, its whole window, 832 zones",
+    "h104": "the study's own problem: its network hyp150 from its start, T9 5, rho 1e8, to 1e-6 s, 104 zones",
+    "h832": "the study's own problem at 832 zones",
+    "h6656": "the study's own problem at 6,656 zones",
+    "h104s": "the study's own problem to 1e-8 s ((d)'s window), 104 zones",
+    "h832s": "the study's own problem to 1e-8 s, 832 zones",
+    "h6656s": "the study's own problem to 1e-8 s, 6,656 zones",
 }
 # Targets of final: issue 16 for (a)-(c2) and the first (d); issue 29 for the study's problem (2x the
-# study's own kernel on its problem).
-TARGETS_NS = {"a": 11.0, "b": 11.0, "c1": 11.0, "c2": 11.0, "d": 14.0, "d832": 12.0, "d6656": 11.0, "drpz24": 25.0}
-REGIME_ORDER = ["a", "b", "c1", "c2", "d", "d832", "d6656", "drpz24"]
+# study's own kernel on its problem); issue 38 for the study's own network on its whole window.
+TARGETS_NS = {"a": 11.0, "b": 11.0, "c1": 11.0, "c2": 11.0, "d": 14.0, "d832": 12.0, "d6656": 11.0, "drpz24": 25.0,
+              "h104": 14.0, "h832": 12.0, "h6656": 11.0}
+REGIME_ORDER = ["a", "b", "c1", "c2", "d", "d832", "d6656", "drpz24", "r832", "h104", "h832", "h6656", "h104s", "h832s", "h6656s"]
 # The full-burn regimes (the study's schedule): compared with the CPU after its reference finished.
-FULL_BURN = {"d", "d832", "d6656", "drpz24"}
+FULL_BURN = {"d", "d832", "d6656", "drpz24", "r832", "h104", "h832", "h6656", "h104s", "h832s", "h6656s"}
 
 
 def number(text):
@@ -163,7 +171,7 @@ def table(cells, csv_path, json_path):
         f, p = fl.get(regime, {}), cpu.get(regime, {})
         cpu_text = (f"CPU {fmt(p.get('ns'), '.1f')} ns ({p.get('threads')} threads, {p.get('zones')} zones"
                     f"{', ' + p['note'] if p.get('note') else ''})") if p else "CPU not run"
-        lines.append(f"  {regime:3s} {REGIME_NAMES.get(regime, '')}: {f.get('deck', '')}; "
+        lines.append(f"  {regime:6s} {REGIME_NAMES.get(regime, '')}: {f.get('deck', '')}; "
                      f"floor {fmt(f.get('floor_ns'), '.2f')} ns ({f.get('binds') or '-'}); {cpu_text}")
         sens = sensitivity.get(regime)
         if sens:
@@ -171,7 +179,7 @@ def table(cells, csv_path, json_path):
                          f" ({sens.get('worst') or '-'}), {'within' if sens.get('compare_rc') == 0 else 'NOT within'} 1e-12")
     head = ("regime", "variant", "zones", "steps", "runs", "ns/zs", "vs_base", "vs_cpu", "of_floor", "max_rel", "check")
     name_width = max([24] + [len(c["row"]) + 4 for c in rows])
-    widths = (6, name_width, 7, 7, 4, 9, 7, 7, 8, 9, 5)
+    widths = (7, name_width, 7, 7, 4, 9, 7, 7, 8, 9, 5)
     lines.append("  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths))))
     notes = []
     csv_rows = []
@@ -217,10 +225,10 @@ def table(cells, csv_path, json_path):
             text += f" {c['failed_zones']} zones failed in the timed run {c.get('zones_by_status')}"
         lines.append(f"  [{i}] {c['regime']} {c['row']}: {text.strip()}")
     lines.append("  check: zoneode-compare --rtol 1e-12 --atol 1e-28 against the CPU backend on the same zones "
-                 f"({meta.get('check_zones')} for a-c2, every zone of the full burns d, d832, drpz24; d6656 by a run of d832's zones); runs: timed runs, the median shown")
+                 f"({meta.get('check_zones')} for a-c2, every zone of the full burns d, d832, drpz24, r832, h104, h832 and their s; d6656, h6656(s) by a run of d832's, h832(s)'s zones); runs: timed runs, the median shown")
     finals = {c["regime"]: c.get("ns") for c in rows if c["row"] == "final"}
     if finals:
-        lines.append("  targets for final (issue 16; d, d832, d6656: issue 29): " + "; ".join(
+        lines.append("  targets for final (issue 16; d, d832, d6656: issue 29; h104, h832, h6656: issue 38): " + "; ".join(
             f"{r} {fmt(ns, '.2f')} ns {'<=' if ns and ns <= TARGETS_NS[r] else 'NOT <='} {TARGETS_NS[r]:g}"
             for r, ns in finals.items() if r in TARGETS_NS))
     launches = {}  # row -> run header -> regimes: what each variant launched (blocks, threads, placement)

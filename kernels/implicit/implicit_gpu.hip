@@ -3,6 +3,8 @@
 //   lds       one zone per workgroup of 256 threads, LU values and vectors in LDS (implicit_team.hip)
 //   wave      one zone per wave, the same code (implicit_team.hip)
 //   final     the automatic choice: lds where its LU values and vectors fit in LDS, else baseline
+//   generated one zone per thread, the network's linear algebra generated and compiled at run time
+//             (implicit_generated.hip)
 // Every other name is refused with this list (gpu_backend.hip).
 #include <stdexcept>
 #include <string>
@@ -34,6 +36,7 @@ const VariantOps thread_ops{plan_implicit_thread, launch_implicit_thread, prepar
 const VariantOps team_ops{plan_implicit_team, launch_implicit_team, prepare_implicit};
 const VariantOps wave_ops{plan_implicit_wave, launch_implicit_team, prepare_implicit};
 const VariantOps final_ops{plan_final, launch_final, prepare_implicit};
+const VariantOps generated_ops{plan_implicit_generated, launch_implicit_generated, prepare_implicit_generated};
 
 // The structure's arrays on the device, viewed as on the host (counts and layout by value).
 ImplicitView upload_structure(const ImplicitStructure& s, DeviceUploads& up) {
@@ -86,13 +89,14 @@ const VariantOps* implicit_variant(KernelVariant variant) {
     case KernelVariant::lds: return &team_ops;
     case KernelVariant::wave: return &wave_ops;
     case KernelVariant::final: return &final_ops;
+    case KernelVariant::generated: return &generated_ops;
     default: return nullptr;
   }
 }
 
 std::string implicit_variant_names() {
   return "baseline (one zone per thread), lds (one zone per workgroup), wave (one zone per wave), final (the automatic "
-         "choice)";
+         "choice), generated (one zone per thread, the network's linear algebra compiled at run time)";
 }
 
 void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args, LaunchContext& context) {

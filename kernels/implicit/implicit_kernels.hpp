@@ -20,7 +20,8 @@ void prepare_implicit(const CompactNetwork& network, DeviceUploads& uploads, Ker
                       LaunchContext& context);
 
 // The kernels, by LaunchPlan::kernel.
-inline constexpr int implicit_thread_kernel_id = 0, implicit_team_kernel_id = 1, implicit_wave_kernel_id = 2;
+inline constexpr int implicit_thread_kernel_id = 0, implicit_team_kernel_id = 1, implicit_wave_kernel_id = 2,
+                     implicit_generated_kernel_id = 3;
 
 // One zone per thread (implicit_thread.hip).
 LaunchPlan plan_implicit_thread(const LaunchContext& context);
@@ -30,6 +31,12 @@ void launch_implicit_thread(const LaunchPlan& plan, const KernelArgs& args);
 LaunchPlan plan_implicit_team(const LaunchContext& context);
 LaunchPlan plan_implicit_wave(const LaunchContext& context);
 void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args);
+// One zone per thread with the network's generated linear algebra (implicit_generated.hip); its
+// prepare compiles (or loads from the cache) the network's code, falling back to final's choice.
+void prepare_implicit_generated(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
+                                LaunchContext& context);
+LaunchPlan plan_implicit_generated(const LaunchContext& context);
+void launch_implicit_generated(const LaunchPlan& plan, const KernelArgs& args);
 // Whether a 256-thread team's LU values and vectors fit in LDS.
 bool implicit_team_fits_on_chip(const LaunchContext& context);
 

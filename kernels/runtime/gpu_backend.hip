@@ -74,6 +74,7 @@ const gpu::VariantOps* variant_ops(IntegrationMethod method, KernelVariant varia
     case IntegrationMethod::asymptotic:
     case IntegrationMethod::qss2: break;
     case IntegrationMethod::implicit: return gpu::implicit_variant(variant);
+    case IntegrationMethod::bdf: return nullptr;  // no GPU kernel yet: the deck refuses it
   }
   switch (variant) {
 #define ZONEODE_CHOICE(name, ...) \
@@ -109,6 +110,11 @@ class GpuBackend final : public Backend {
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' does not exist for integrator.method: implicit on the GPU; it has " +
                                   gpu::implicit_variant_names());
+    if (selection.method == IntegrationMethod::bdf)
+      throw std::invalid_argument("integrator.method: bdf has no GPU kernel yet; use run.backend: cpu");
+    if (!ops_ && selection.kernel == KernelVariant::generated)
+      throw std::invalid_argument("run.kernel: 'generated' exists for integrator.method: implicit only (the explicit "
+                                  "methods have no generated kernel yet); use final");
     if (!ops_)
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' is not built in this binary (configure with -DZONEODE_KERNEL=" +

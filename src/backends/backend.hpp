@@ -57,7 +57,22 @@ class Backend {
   virtual void integrate() = 0;
   // Abundances and results back into `zones` (the span given to upload).
   virtual void download(const ZoneSpan& zones) = 0;
+  // The burn's time span changed (the library's burners: each burn its own dt) while the rest of
+  // the settings given to prepare() stay: true where the backend took it without a new prepare(),
+  // false where the caller must prepare() again with the new settings.
+  virtual bool set_time_span(double /*start_time*/, double /*end_time*/) { return false; }
 };
+
+// Time spent in integrate() and in upload() + download(), added up over batches [s].
+struct BatchSeconds {
+  double integrate = 0.0;
+  double transfer = 0.0;
+};
+
+// Integrates every zone of `zones`, at most max_batch_zones() at a time (upload, integrate,
+// download each batch), adding the time taken to `seconds`. Makes no MPI call. The program's run
+// loop and the library's burns both integrate through it (one integration path).
+void integrate_in_batches(Backend& backend, const ZoneSpan& zones, BatchSeconds& seconds);
 
 // Throws std::invalid_argument when the combination is not built or does not exist.
 std::unique_ptr<Backend> make_backend(const BackendSelection& selection, const BackendOptions& options);

@@ -98,6 +98,8 @@ std::string long_options_like(char letter) {
 CliOptions parse_command_line(const std::vector<std::string>& arguments) {
   CliOptions options;
   std::vector<std::string> positional;
+  // The options given that only a run reads ("network info --threads 4" was accepted, ignored).
+  std::vector<std::string> run_only;
   for (std::size_t k = 0; k < arguments.size(); ++k) {
     const std::string& argument = arguments[k];
     auto is = [&](const std::string& flag) { return argument == flag || argument.rfind(flag + "=", 0) == 0; };
@@ -127,21 +129,27 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
     } else if (is("--set")) {
       options.overrides.push_back(value("--set"));
     } else if (is("--backend")) {
-      options.overrides.push_back("run.backend=" + value("--backend"));
+      options.overrides.push_back("run.backend=" + yaml_string_literal(value("--backend")));
+      run_only.push_back("--backend");
     } else if (is("--kernel")) {
-      options.overrides.push_back("run.kernel=" + value("--kernel"));
+      options.overrides.push_back("run.kernel=" + yaml_string_literal(value("--kernel")));
+      run_only.push_back("--kernel");
     } else if (is("--threads")) {
-      options.overrides.push_back("run.threads=" + value("--threads"));
+      options.overrides.push_back("run.threads=" + yaml_string_literal(value("--threads")));
+      run_only.push_back("--threads");
     } else if (is("--summary")) {
-      options.overrides.push_back("run.summary=" + value("--summary"));
+      options.overrides.push_back("run.summary=" + yaml_string_literal(value("--summary")));
+      run_only.push_back("--summary");
     } else if (is("--output")) {
       options.output = value("--output");
     } else if (is("--restart")) {
       options.restart = value("--restart");
+      run_only.push_back("--restart");
     } else if (argument == "--force") {
       options.force = true;
     } else if (argument == "--restart-allow-changed") {
       options.restart_allow_changed = true;
+      run_only.push_back("--restart-allow-changed");
     } else if (is("--progress")) {
       // The whole field, as every number of the deck (stod took " 5" and "5 s" was refused only
       // for its tail).
@@ -150,6 +158,7 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
       if (!seconds || !(*seconds >= 0.0))
         throw UsageError("--progress needs a number of seconds >= 0, got '" + excerpt(text) + "'");
       options.progress_seconds = *seconds;
+      run_only.push_back("--progress");
     } else if (argument == "--quiet") {
       options.quiet = true;
     } else if (argument.rfind("--", 0) == 0) {
@@ -169,7 +178,14 @@ CliOptions parse_command_line(const std::vector<std::string>& arguments) {
     options.deck = positional[2];
     if (options.command == "network-export" && options.output.empty())
       throw UsageError("network export needs --output FILE");
-    if (!options.restart.empty() || options.restart_allow_changed) throw UsageError("--restart belongs to a run");
+    const std::string command = "network " + positional[1];
+    if (!run_only.empty())
+      throw UsageError(command + ": " + run_only.front() +
+                       " belongs to a run (network commands take --set, --quiet and, for export, --output and --force)");
+    if (options.command == "network-info" && !options.output.empty())
+      throw UsageError(command + ": --output belongs to 'network export' (network info prints)");
+    if (options.command == "network-info" && options.force)
+      throw UsageError(command + ": --force belongs to a run or 'network export' (network info writes nothing)");
   } else {
     if (positional.empty()) throw UsageError("no deck given");
     if (positional.size() > 1)

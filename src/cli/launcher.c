@@ -9,12 +9,15 @@
 // (CMakeLists.txt): no loader window of its own, and LD_PRELOAD / LD_AUDIT libraries load into
 // zoneode.bin alone. Plain C, no sanitizer or coverage flags: nothing runs before main but the C
 // library's start-up. argv and the environment pass unchanged (argv[0] as given: messages still
-// say "zoneode").
+// say "zoneode"), but for ZONEODE_LAUNCHER_PID, this process's id (below: a launcher that finds it
+// exec'd itself).
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/stop_signal_set.h"
@@ -45,6 +48,26 @@ int main(int argc, char** argv) {
     return 127;
   }
   memcpy(path + folder_length, program_name, sizeof program_name);
+
+  // A zoneode.bin that is this launcher again would exec itself for ever, deaf to the stop
+  // signals (issue 40). A link to it (symbolic or hard) is the same file; a copy is found on its
+  // second start: execv keeps the pid, so finding this process's own pid in the variable set
+  // below means this launcher started itself (another process inherits it with another pid).
+  static const char started_name[] = "ZONEODE_LAUNCHER_PID";
+  char own_pid[32];
+  snprintf(own_pid, sizeof own_pid, "%ld", (long)getpid());
+  const char* started_by = getenv(started_name);
+  struct stat launcher_file, program_file;
+  int same_file = stat("/proc/self/exe", &launcher_file) == 0 && stat(path, &program_file) == 0 &&
+                  launcher_file.st_dev == program_file.st_dev && launcher_file.st_ino == program_file.st_ino;
+  if (same_file || (started_by != NULL && strcmp(started_by, own_pid) == 0)) {
+    fprintf(stderr,
+            "zoneode: %s is this launcher again (a copy of zoneode or a link to it), not the program: it would start "
+            "itself for ever; rebuild or reinstall both (zoneode runs %s from its own folder)\n",
+            path, program_name);
+    return 126;
+  }
+  setenv(started_name, own_pid, 1);
 
   execv(path, argv);
   // 126 where the file is there but cannot be run, 127 where it is missing (the shells' statuses).

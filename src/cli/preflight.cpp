@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -153,7 +155,51 @@ struct OutputPath {
   std::string path;
   std::string what;  // "summary 'S'", "the state file 'P_step000003.h5' of outer step 3"
   enum Kind { state_file, checkpoint, summary, network_export } kind;
+  std::string key;  // the key or option that named it: "output.prefix", "--summary (run.summary)"
 };
+
+// The longest names the file system and MPI-IO take. Past them the run failed only at its first
+// write, after the integration (issue 40): a state file's name over 234 characters was "cannot
+// create" (exit 1), over about 240 an abort inside MPI_File_open (glibc's "buffer overflow detected" in
+// Open MPI's sharedfp lockedfile component), a summary's name over 255 exit 1 at its write.
+constexpr std::size_t most_name_characters = NAME_MAX;  // [bytes] one path component (Linux: 255)
+constexpr std::size_t most_path_characters = PATH_MAX - 1;  // [bytes] a whole path (Linux: 4095)
+// [bytes] Open MPI's lockedfile component makes NAME-JOBID-PID.lock beside each file it opens:
+// up to 10 digits of job id and 7 of pid (measured with 4.1.4: a name of 234 characters passed
+// with a 9-digit job id and 5-digit pid, 235 failed, 255 - 234 = 21 = 1 + 9 + 1 + 5 + 5).
+constexpr std::size_t mpi_io_side_file_characters = 24;
+
+// A name (of the file as first written: PATH.partial) and a path within those limits, or an
+// InputError naming the key, the name, its length and the limit.
+void check_output_name_length(const OutputPath& output, const std::string& absolute_partial) {
+  const bool mpi_io = output.kind == OutputPath::state_file || output.kind == OutputPath::checkpoint;
+  const std::size_t extra = mpi_io ? mpi_io_side_file_characters : 0;
+  const std::string partial_name = fs::path(absolute_partial).filename().string();
+  const std::string why = mpi_io ? " less " + std::to_string(extra) +
+                                       " for MPI-IO's lock file beside it (NAME-JOBID-PID.lock, Open MPI)"
+                                 : std::string();
+  if (partial_name.size() + extra > most_name_characters) {
+    const std::size_t most = most_name_characters - extra;
+    const std::size_t added = partial_name.size() - fs::path(output.path).filename().string().size();
+    const char* const file = output.kind == OutputPath::state_file   ? "a state file"
+                           : output.kind == OutputPath::checkpoint   ? "the checkpoint"
+                           : output.kind == OutputPath::summary      ? "the summary"
+                                                                     : "the network file";
+    throw InputError(output.key + ": the file name '" + excerpt(partial_name, 60) + "' (" + file +
+                     ", written first under this name) has " + std::to_string(partial_name.size()) +
+                     " characters, expected at most " + std::to_string(most) + ": " +
+                     std::to_string(most_name_characters) + " (NAME_MAX, a file name's most)" + why +
+                     (output.kind == OutputPath::state_file || output.kind == OutputPath::checkpoint
+                          ? "; shorten the prefix's last part by " + std::to_string(partial_name.size() - most) +
+                                " character(s)"
+                          : "; the name itself at most " + std::to_string(most - added) + " characters"));
+  }
+  if (absolute_partial.size() + extra > most_path_characters)
+    throw InputError(output.key + ": the path '" + excerpt(absolute_partial, 60) + "' has " +
+                     std::to_string(absolute_partial.size()) + " characters as an absolute path, expected at most " +
+                     std::to_string(most_path_characters - extra) + ": " + std::to_string(most_path_characters) +
+                     " (PATH_MAX less one)" + why);
+}
 
 struct InputPath {
   std::string path;
@@ -172,9 +218,10 @@ std::vector<InputPath> inputs_of(const CliOptions& options, const Deck& deck) {
 }
 
 // Whether an existing output may be replaced without --force: only a file of its own kind, which
-// is rewritten by design (a resubmitted job's checkpoint, a campaign's summary).
-bool replaceable_without_force(const OutputPath& output) {
-  if (output.kind == OutputPath::checkpoint) return is_zoneode_checkpoint(output.path);
+// is rewritten by design: a resubmitted job's checkpoint (by a run that continues one: --restart;
+// a fresh run replaced a stopped run's checkpoint without a word, issue 40), a campaign's summary.
+bool replaceable_without_force(const OutputPath& output, bool restart) {
+  if (output.kind == OutputPath::checkpoint) return restart && is_zoneode_checkpoint(output.path);
   if (output.kind == OutputPath::summary) return is_zoneode_summary(output.path);
   return false;
 }
@@ -182,7 +229,8 @@ bool replaceable_without_force(const OutputPath& output) {
 // The one rule for every output path: never an input of the run, never another of its outputs; an
 // existing file only with --force (or a file of its own kind, above); never a directory or another
 // kind of file, --force or not. Names the output, the path and the reason.
-void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force) {
+void check_output_paths(const std::vector<OutputPath>& outputs, const std::vector<InputPath>& inputs, bool force,
+                        bool restart = false) {
   std::vector<std::vector<std::string>> input_identities;
   for (const InputPath& input : inputs) input_identities.push_back(input_identities_of(input.path));
   // Up to a million state files share one folder: it is resolved once.
@@ -197,6 +245,7 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
       folder = folders.emplace(absolute.parent_path().string(), resolved_folder(absolute.parent_path().string())).first;
     identities.push_back((fs::path(folder->second) / absolute.filename()).string());
     partial_identities.push_back(partial_path(identities.back()));
+    check_output_name_length(output, partial_path(absolute.string()));
   }
   std::map<std::string, std::size_t> output_with_identity;  // up to a million state files: no pairwise loop
   for (std::size_t k = 0; k < outputs.size(); ++k) output_with_identity.emplace(identities[k], k);
@@ -231,12 +280,24 @@ void check_output_paths(const std::vector<OutputPath>& outputs, const std::vecto
     std::error_code error;
     const fs::file_status status = fs::symlink_status(output.path, error);
     if (!fs::exists(status)) continue;
+    // A summary to a terminal, /dev/null or a pipe (through a link: /dev/stdout) is written into
+    // it: nothing is replaced (renamed over, as root, /dev/stdout became a regular file).
+    if (output.kind == OutputPath::summary && written_in_place(output.path)) continue;
     if (fs::is_directory(status))
       throw InputError(output.what + " is a directory: choose another path (--force never replaces a directory)");
     if (!fs::is_regular_file(status) && !fs::is_symlink(status))
       throw InputError(output.what + " is " + file_kind_name(status.type()) +
                        ": choose another path (--force never replaces one)");
-    if (force || replaceable_without_force(output)) continue;
+    if (fs::is_symlink(status)) {
+      const fs::file_status target = fs::status(output.path, error);
+      if (fs::exists(target) && !fs::is_regular_file(target))
+        throw InputError(output.what + " is a link to " + file_kind_name(target.type()) +
+                         ": choose another path (--force never replaces one)");
+    }
+    if (force || replaceable_without_force(output, restart)) continue;
+    if (output.kind == OutputPath::checkpoint && is_zoneode_checkpoint(output.path))
+      throw InputError(quoted(output.path) + " is the checkpoint of an earlier run that stopped: continue that run "
+                       "with --restart " + quoted(output.path) + ", or use --force to start afresh and replace it");
     const std::string kind = output.kind == OutputPath::checkpoint ? " and is no zoneode checkpoint"
                            : output.kind == OutputPath::summary    ? " and is no zoneode summary"
                                                                    : "";
@@ -345,14 +406,27 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
         if (!deck.output.writes(step, last_step)) continue;
         outputs.push_back({deck.output.file(step),
                            "the state file " + quoted(deck.output.file(step)) + " of outer step " + std::to_string(step),
-                           OutputPath::state_file});
+                           OutputPath::state_file, "output.prefix"});
       }
       if (!deck.output.prefix.empty())
         outputs.push_back({deck.output.checkpoint_file(), "the checkpoint " + quoted(deck.output.checkpoint_file()),
-                           OutputPath::checkpoint});
+                           OutputPath::checkpoint, "output.prefix"});
       if (!deck.run.summary.empty())
-        outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary});
-      check_output_paths(outputs, inputs_of(options, deck), options.force);
+        outputs.push_back({deck.run.summary, "summary " + quoted(deck.run.summary), OutputPath::summary,
+                           "run.summary (--summary)"});
+      check_output_paths(outputs, inputs_of(options, deck), options.force, !options.restart.empty());
+      if (!deck.output.prefix.empty() && !options.force) {
+        const std::int64_t first_written = options.restart.empty() ? 0 : first_step;
+        const std::vector<StepFile> earlier = state_files_from(deck.output.prefix, first_written);
+        if (!earlier.empty()) {
+          const std::string more = earlier.size() > 1 ? ", and " + std::to_string(earlier.size() - 1) + " more" : "";
+          throw InputError(quoted(earlier.front().path) + " is a state file of an earlier run under output.prefix " +
+                           "(outer step " + std::to_string(earlier.front().step) + more +
+                           "): this run would leave it beside its own files; use another prefix, or --force to remove "
+                           "the prefix's state files from outer step " + std::to_string(first_written) +
+                           " on before the first write");
+        }
+      }
       if (!deck.output.prefix.empty()) create_folder(folder_of(deck.output.file(0)));
       if (!deck.run.summary.empty()) create_folder(folder_of(deck.run.summary));
     });
@@ -364,13 +438,75 @@ void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, 
   // Every rank writes its zones into the state files; rank 0 alone the summary.
   if (!deck.output.prefix.empty())
     agree_folder_writable(mpi, folder_of(deck.output.file(0)), "output.prefix " + quoted(deck.output.prefix), true);
-  if (!deck.run.summary.empty())
+  if (!deck.run.summary.empty() && !written_in_place(deck.run.summary))
     agree_folder_writable(mpi, folder_of(deck.run.summary), "summary " + quoted(deck.run.summary), false);
 }
 
 void check_network_export_path(const CliOptions& options, const Deck& deck) {
-  check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export}},
+  check_output_paths({{options.output, "--output " + quoted(options.output), OutputPath::network_export, "--output"}},
                      inputs_of(options, deck), options.force);
+}
+
+bool written_in_place(const std::string& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (fs::is_character_file(status) || fs::is_fifo(status)) return true;
+  // A link through /proc (/dev/stdout -> /proc/self/fd/1) names a process's open file: renamed
+  // over, the link itself would be replaced; resolved, the file open there (a redirected log).
+  fs::path link = path;
+  for (int hop = 0; hop < 40 && fs::is_symlink(fs::symlink_status(link, error)); ++hop) {
+    fs::path target = fs::read_symlink(link, error);
+    if (error) return false;
+    if (target.is_relative()) target = link.parent_path() / target;
+    if (target.lexically_normal().string().rfind("/proc/", 0) == 0) return true;
+    link = target;
+  }
+  return false;
+}
+
+std::vector<StepFile> state_files_from(const std::string& prefix, std::int64_t first_step) {
+  std::vector<StepFile> files;
+  const fs::path prefix_path(prefix);
+  const std::string stem = prefix_path.filename().string() + "_step";
+  const fs::path folder = prefix_path.parent_path().empty() ? fs::path(".") : prefix_path.parent_path();
+  std::error_code error;
+  for (fs::directory_iterator entry(folder, error), end; !error && entry != end; entry.increment(error)) {
+    const std::string name = entry->path().filename().string();
+    // PREFIX_stepNNNNNN.h5, six digits or more (OutputDeck::file)
+    if (name.size() < stem.size() + 9 || name.compare(0, stem.size(), stem) != 0 ||
+        name.compare(name.size() - 3, 3, ".h5") != 0)
+      continue;
+    const std::string digits = name.substr(stem.size(), name.size() - stem.size() - 3);
+    if (digits.size() < 6 || digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::int64_t step = std::stoll(digits);
+    if (step < first_step) continue;
+    files.push_back({(prefix_path.parent_path() / name).string(), step});
+  }
+  std::sort(files.begin(), files.end(), [](const StepFile& a, const StepFile& b) { return a.step < b.step; });
+  return files;
+}
+
+std::vector<std::string> remove_earlier_run_files(const CliOptions& options, const Deck& deck, std::int64_t first_step) {
+  std::vector<std::string> removed;
+  if (!options.force || deck.output.prefix.empty()) return removed;
+  std::vector<std::string> input_identities;
+  for (const InputPath& input : inputs_of(options, deck))
+    for (const std::string& identity : input_identities_of(input.path)) input_identities.push_back(identity);
+  const auto is_input = [&](const std::string& path) {
+    return std::find(input_identities.begin(), input_identities.end(), output_identity(path)) != input_identities.end();
+  };
+  std::vector<std::string> doomed;
+  for (const StepFile& file : state_files_from(deck.output.prefix, options.restart.empty() ? 0 : first_step))
+    doomed.push_back(file.path);
+  if (is_zoneode_checkpoint(deck.output.checkpoint_file())) doomed.push_back(deck.output.checkpoint_file());
+  for (const std::string& path : doomed) {
+    if (is_input(path)) continue;  // read already; a checkpoint continued from is replaced at the next stop
+    std::error_code error;
+    if (!fs::remove(path, error) && error)
+      throw std::runtime_error("--force: cannot remove " + quoted(path) + " of an earlier run: " + error.message());
+    removed.push_back(path);
+  }
+  return removed;
 }
 
 std::string rank_list(const std::vector<int>& ranks) {

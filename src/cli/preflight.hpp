@@ -44,6 +44,26 @@ void check_inputs_before_any_work(const CliOptions& options, const Deck& deck, c
 void check_outputs_before_any_work(const CliOptions& options, const Deck& deck, std::int64_t first_step,
                                    std::int64_t last_step, const MpiContext& mpi);
 
+// Whether a summary at `path` is written into the file there rather than through PATH.partial and a
+// rename: a character device or FIFO (links followed: /dev/null, a terminal, a pipe), or a
+// link through /proc (/dev/stdout -> /proc/self/fd/1: a process's open file, a redirected log).
+bool written_in_place(const std::string& path);
+
+// The state files PREFIX_stepNNNNNN.h5 that exist, of outer step first_step or later, by step.
+struct StepFile {
+  std::string path;
+  std::int64_t step = 0;
+};
+std::vector<StepFile> state_files_from(const std::string& prefix, std::int64_t first_step);
+
+// --force starts the prefix afresh: once every check has passed and the zones are read, before the
+// first write, the prefix's state files from the run's first written outer step on (0, or the step
+// after the --restart file's) and its checkpoint are removed, inputs of the run excepted; without
+// --force such files are refused before any work. So a stopped or failed --force run leaves its own
+// files only, never a mix with an earlier run's (docs/USAGE.md, "Outputs"). Rank 0; returns the
+// files removed; throws std::runtime_error when one cannot be.
+std::vector<std::string> remove_earlier_run_files(const CliOptions& options, const Deck& deck, std::int64_t first_step);
+
 // `zoneode network export`: its --output follows the same rule as a run's outputs.
 void check_network_export_path(const CliOptions& options, const Deck& deck);
 

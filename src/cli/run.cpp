@@ -3,10 +3,17 @@
 // backends/backend.hpp is the only interface used. The steps are in run_steps.hpp.
 #include <mpi.h>
 
-#include <array>
-#include <cmath>
-#include <iostream>
+#include <sys/stat.h>
 
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <utility>
+
+#include "cli/preflight.hpp"
 #include "cli/run_steps.hpp"
 #include "common/atomic_file.hpp"
 #include "common/fnv1a.hpp"
@@ -59,6 +66,26 @@ void add_rank_spreads(const MpiContext& mpi, const RankTotals& totals, RunSummar
   summary.max_mass_drift = mpi.max(totals.max_mass_drift);
 }
 
+// Through PATH.partial and a rename, but into a terminal, /dev/null, a pipe or this process's own
+// output (/dev/stdout) as it is (cli/preflight.hpp, written_in_place): renamed over, /dev/stdout
+// itself became a regular file (as root). This process's standard output or error is written
+// through its stream: opened again, the file's other offset would overwrite or be overwritten.
+void write_summary_file(const std::string& path, const std::string& text) {
+  if (!written_in_place(path)) return write_file_atomically(path, text);
+  struct stat target {}, standard {};
+  const bool found = stat(path.c_str(), &target) == 0;
+  for (const auto& [descriptor, stream] : {std::pair<int, std::ostream*>{1, &std::cout}, {2, &std::cerr}}) {
+    if (found && fstat(descriptor, &standard) == 0 && standard.st_dev == target.st_dev &&
+        standard.st_ino == target.st_ino) {
+      *stream << text << std::flush;
+      return;
+    }
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::app);  // no truncation: a FIFO, a terminal
+  out << text << std::flush;
+  if (!out) throw std::runtime_error("cannot write the summary to '" + path + "': " + std::strerror(errno));
+}
+
 }  // namespace
 
 int finish_run(Run& run) {
@@ -72,7 +99,7 @@ int finish_run(Run& run) {
   print_summary(summary, run.out);
   if (!run.deck.run.summary.empty()) {
     collectively(mpi, exit_runtime_error, [&] {
-      if (mpi.root()) write_file_atomically(run.deck.run.summary, summary_json(summary));
+      if (mpi.root()) write_summary_file(run.deck.run.summary, summary_json(summary));
     });
     run.out << "summary written to " << run.deck.run.summary << "\n";
   }

@@ -290,6 +290,19 @@ void start_self_check(Run& run) {
   run.summary.self_checked = true;
 }
 
+// --force: the prefix's files of an earlier run from this run's first step on, removed before its
+// first write (cli/preflight.hpp), so that it never leaves a mix; said in the header.
+void clear_earlier_run_files(Run& run) {
+  std::vector<std::string> removed;
+  collectively(run.mpi, exit_runtime_error, [&] {
+    if (run.mpi.root()) removed = remove_earlier_run_files(run.options, run.deck, run.plan.first_step);
+  });
+  if (removed.empty()) return;
+  run.out << "--force: removed " << removed.size() << " file(s) of an earlier run under output.prefix "
+          << run.deck.output.prefix << " (" << removed.front() << (removed.size() > 1 ? " .. " + removed.back() : "")
+          << ")\n";
+}
+
 }  // namespace
 
 Run::Run(const CliOptions& options, const MpiContext& mpi)
@@ -326,6 +339,7 @@ void set_up_run(Run& run) {
   run.cuts = count_cuts(run.plan.zones, run.mpi.size());
   run.loop_start = MPI_Wtime();
   run.last_progress = run.loop_start;
+  clear_earlier_run_files(run);
   if (run.options.restart.empty() && run.deck.output.writes(0, run.plan.last_step))
     write_step(run, 0, StateFileKind::output);
 }

@@ -3,7 +3,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -17,29 +16,6 @@
 namespace zoneode {
 
 namespace {
-
-// [s] on a steady clock. Not MPI_Wtime: an overlapped write may be calling MPI on the writer
-// thread meanwhile, and MPI_THREAD_SERIALIZED allows one thread in MPI at a time.
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Integrates every zone of this rank through the backend, at most max_batch_zones() at a time;
-// adds this rank's integration and transfer times. Makes no MPI call.
-void integrate_all(Backend& backend, ZoneBatch& batch, double& integrate_seconds, double& transfer_seconds) {
-  const std::int64_t most = backend.max_batch_zones();
-  for (std::int64_t first = 0; first < batch.count; first += most) {
-    const ZoneSpan span = batch.span(first, std::min(most, batch.count - first));
-    const double upload_start = now_seconds();
-    backend.upload(span);
-    const double integrate_start = now_seconds();
-    backend.integrate();
-    const double download_start = now_seconds();
-    backend.download(span);
-    integrate_seconds += download_start - integrate_start;
-    transfer_seconds += (integrate_start - upload_start) + (now_seconds() - download_start);
-  }
-}
 
 // The pending state file written beside the integration: started on entry, waited for on leaving
 // (an integration error included), so that no MPI call of this thread meets the writer's.
@@ -187,7 +163,10 @@ void integrate_outer_step(Run& run) {
   double integrate_seconds = 0.0, transfer_seconds = 0.0;
   collectively(mpi, exit_runtime_error, [&] {
     const OverlappedWriteWindow window(run);
-    integrate_all(*run.backend, batch, integrate_seconds, transfer_seconds);
+    BatchSeconds seconds;
+    integrate_in_batches(*run.backend, batch.span(0, batch.count), seconds);  // backends/backend.hpp
+    integrate_seconds = seconds.integrate;
+    transfer_seconds = seconds.transfer;
   });
   report_overlapped_write(run);
   // The figure of merit: integration only, the slowest rank's time.

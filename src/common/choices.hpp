@@ -4,7 +4,11 @@
 #pragma once
 
 #include <cstdint>
+// Run-time compiled device code (NVRTC, hipRTC: kernels/generated/) sees the enums only.
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+#define ZONEODE_CHOICES_NAMES 1
 #include <string_view>
+#endif
 
 namespace zoneode {
 
@@ -45,7 +49,9 @@ inline constexpr KernelVariant kernel_variants[] = {
 enum class KernelPlacement : std::int32_t { automatic, network, zone, global };
 inline constexpr KernelPlacement kernel_placements[] = {KernelPlacement::automatic, KernelPlacement::network,
                                                         KernelPlacement::zone, KernelPlacement::global};
+#ifdef ZONEODE_CHOICES_NAMES
 std::string_view kernel_placement_name(KernelPlacement placement);  // "auto", "network", "zone", "global"
+#endif
 
 // A kernel variant's launch choices as the deck gives them (`run.kernel_config`,
 // `run.kernel_placement`, `run.chunk_terms`, `run.term_order`); zero and automatic leave the choice to the variant
@@ -60,6 +66,7 @@ struct KernelTuning {
   bool bank_order = true;   // final: terms ordered within chunks against shared-memory bank conflicts
 };
 
+#ifdef ZONEODE_CHOICES_NAMES
 // Deck spellings ("implicit", "gpu", "final") and one-line summaries (help text).
 std::string_view integration_method_name(IntegrationMethod method);
 std::string_view backend_kind_name(BackendKind kind);
@@ -67,5 +74,6 @@ std::string_view kernel_variant_name(KernelVariant variant);
 std::string_view integration_method_summary(IntegrationMethod method);
 std::string_view backend_kind_summary(BackendKind kind);
 std::string_view kernel_variant_summary(KernelVariant variant);
+#endif
 
 }  // namespace zoneode

@@ -3,6 +3,8 @@
 
 #include <istream>
 #include <stdexcept>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +62,35 @@ inline std::string printable(std::string_view text) {
     ++k;
   }
   return out;
+}
+
+// For a name holding a character outside ASCII: " (its character N, U+XXXX, is no ASCII
+// character: names are ASCII; a look-alike letter?)", else "". A Cyrillic 'е' in "hе4" printed
+// as the Latin one and the message read "expected a species ..., got 'he4'" (issue 40).
+inline std::string non_ascii_note(std::string_view name) {
+  std::size_t character = 0;
+  for (std::size_t k = 0; k < name.size(); ++k) {
+    const auto byte = static_cast<unsigned char>(name[k]);
+    if ((byte & 0xc0) != 0x80) ++character;  // a UTF-8 continuation byte starts no character
+    if (byte < 0x80) continue;
+    const std::size_t length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    std::uint32_t code = length == 1 ? byte : byte & (0xff >> (length + 1));
+    bool valid = length > 1 && k + length <= name.size();
+    for (std::size_t j = 1; valid && j < length; ++j) {
+      const auto next = static_cast<unsigned char>(name[k + j]);
+      valid = (next & 0xc0) == 0x80;
+      code = (code << 6) | (next & 0x3f);
+    }
+    char what[16];
+    std::snprintf(what, sizeof what, valid ? "U+%04X" : "byte 0x%02X", valid ? code : byte);
+    std::string note = " (its character ";  // appended: a GCC 12 -Wrestrict false positive otherwise
+    note += std::to_string(character);
+    note += ", ";
+    note += what;
+    note += ", is no ASCII character: names are ASCII; a look-alike letter?)";
+    return note;
+  }
+  return "";
 }
 
 // A value as an error message quotes it: whole when short, else its start and its length, so that

@@ -26,6 +26,7 @@ NetworkSpec read_network(DeckSection section) {
       network.generator.species = static_cast<int>(section.integer("species", preset.species, 4, 4000));
       network.generator.flux_terms = static_cast<int>(section.integer("flux_terms", preset.flux_terms, 1, 1000000));
       network.generator.seed = static_cast<std::uint64_t>(section.integer("seed", static_cast<std::int64_t>(preset.seed), 0));
+      network.generator.isotope_band = section.number("isotope_band", preset.isotope_band, between(0.25, 16.0));
       break;
     }
     case NetworkSource::reaclib:
@@ -108,16 +109,19 @@ ZonesDeck read_zones(DeckSection section) {
   return zones;
 }
 
-IntegratorSettings read_integrator(DeckSection section) {
+IntegratorSettings read_integrator(DeckSection section, DeckUse use) {
   IntegratorSettings s;
   s.method = section.choice("method", IntegrationMethod::asymptotic, integration_methods, integration_method_name);
   const std::string schedule = section.text("schedule", "geometric", {"geometric", "adaptive"});
   s.schedule = schedule == "geometric" ? StepSchedule::geometric : StepSchedule::adaptive;
   s.start_time = section.number("start_time", s.start_time, positive());
-  s.end_time = section.number("end_time", std::nullopt, positive());
-  // The start time as the deck reads it (std::to_string printed 1e-9 s as "0.000000 s").
-  if (!(s.end_time > s.start_time))
-    section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
+  // A burner's caller gives each burn its dt: end_time is then optional (and unused).
+  if (use == DeckUse::program || section.has("end_time")) {
+    s.end_time = section.number("end_time", std::nullopt, positive());
+    // The start time as the deck reads it (std::to_string printed 1e-9 s as "0.000000 s").
+    if (!(s.end_time > s.start_time))
+      section.fail("end_time", "a time > start_time (" + format_number(s.start_time) + " s)", format_number(s.end_time));
+  }
   // At least 1e-12: below about 2e-16, t + dt == t and a zone would never advance (and any
   // fraction under 1e-12 needs more than 1e12 steps per decade of time).
   s.dt_fraction = section.number("dt_fraction", s.dt_fraction, {1e-12, 10.0, false});
@@ -133,6 +137,9 @@ IntegratorSettings read_integrator(DeckSection section) {
   s.abundance_floor = section.number("abundance_floor", s.abundance_floor, {0.0, 1e-3, true});
   s.max_mass_drift = section.number("max_mass_drift", s.max_mass_drift, positive());
   s.renormalize = section.boolean("renormalize", s.renormalize);
+  // bdf's step and order come from its error estimates (integrators/bdf.hpp): no fixed schedule.
+  if (s.method == IntegrationMethod::bdf && s.schedule != StepSchedule::adaptive)
+    section.fail("schedule", "adaptive with integrator.method bdf (it chooses its own steps and order)", "'geometric'");
   section.finish();
   return s;
 }
@@ -205,9 +212,13 @@ KernelTuning read_kernel_tuning(DeckSection& section) {
   return tuning;
 }
 
-RunDeck read_run(DeckSection section) {
+RunDeck read_run(DeckSection section, IntegrationMethod method) {
   RunDeck run;
   run.backend = section.choice("backend", BackendKind::cpu, backend_kinds, backend_kind_name);
+  // bdf has no GPU kernel yet (its zone code is host/device, integrators/bdf.hpp; issue 37).
+  if (method == IntegrationMethod::bdf && run.backend == BackendKind::gpu)
+    section.fail("backend", "cpu with integrator.method bdf (bdf has no GPU kernel yet; use run.backend cpu, or "
+                            "integrator.method implicit on the GPU)", "'gpu'");
   run.kernel = section.choice("kernel", KernelVariant::final, kernel_variants, kernel_variant_name);
   run.tuning = read_kernel_tuning(section);
   run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
@@ -252,6 +263,12 @@ PhysicsOptions read_physics(DeckSection section, IntegrationMethod method, Backe
                      " on run.backend gpu (its GPU kernels do not carry T9 in the state; use run.backend cpu or "
                      "integrator.method implicit)",
                  "true");
+  // bdf does not carry T9 in its state (integrators/bdf.hpp).
+  if (physics.self_heating && method == IntegrationMethod::bdf)
+    section.fail("self_heating",
+                 "false with integrator.method bdf (bdf does not carry T9 in the state; use integrator.method implicit "
+                 "or qss2)",
+                 "true");
   // Read (and written out) only with self-heating on: other decks resolve as before.
   if (physics.self_heating)
     physics.eos = section.choice("eos", EosEvaluation::table, eos_evaluation_choices, eos_evaluation_name);
@@ -270,23 +287,36 @@ std::string OutputDeck::file(std::int64_t step) const {
   return prefix + suffix;
 }
 
-Deck load_deck(const std::string& file, const std::vector<std::string>& overrides) {
-  LoadedDeck loaded = load_deck_yaml(file, overrides);
+namespace {
+
+Deck read_deck(const LoadedDeck& loaded, const std::string& file, DeckUse use) {
   YAML::Node resolved(YAML::NodeType::Map);
   DeckSection root(loaded.root, "", loaded.source, resolved);
   Deck deck;
   deck.file = file;
   deck.network = read_network(root.section("network", true));
-  deck.zones = read_zones(root.section("zones", true));
-  deck.integrator = read_integrator(root.section("integrator", true));
+  // A burner is handed its zones by the caller: a zones section is checked when present, not required.
+  if (use == DeckUse::program || root.has("zones")) deck.zones = read_zones(root.section("zones", true));
+  deck.integrator = read_integrator(root.section("integrator", true), use);
   deck.steps = read_steps(root.section("steps"));
   deck.output = read_output(root.section("output"));
-  deck.run = read_run(root.section("run"));
+  deck.run = read_run(root.section("run"), deck.integrator.method);
   deck.validation = read_validation(root.section("validation"));
   deck.physics = read_physics(root.section("physics"), deck.integrator.method, deck.run.backend);
   root.finish();
   deck.resolved_yaml = emit_yaml(resolved);
   return deck;
+}
+
+}  // namespace
+
+Deck load_deck(const std::string& file, const std::vector<std::string>& overrides, DeckUse use) {
+  return read_deck(load_deck_yaml(file, overrides), file, use);
+}
+
+Deck load_deck_text(const std::string& text, const std::string& name, const std::vector<std::string>& overrides,
+                    DeckUse use) {
+  return read_deck(load_deck_yaml_text(text, name, overrides), name, use);
 }
 
 }  // namespace zoneode

@@ -112,8 +112,16 @@ struct Deck {
   std::string resolved_yaml;  // every key with its value, defaults included: a deck that repeats the run
 };
 
+// What a deck is read for: the program needs its zones section; a library burner (include/zoneode)
+// is handed zones by its caller, so there the section is checked when present and not required.
+enum class DeckUse { program, burner };
+
 // Reads and checks a deck; overrides are "section.key=value" strings that win over the file.
 // Throws DeckError (file:line:column: key: expected ..., got ...).
-Deck load_deck(const std::string& file, const std::vector<std::string>& overrides);
+Deck load_deck(const std::string& file, const std::vector<std::string>& overrides, DeckUse use = DeckUse::program);
+// The same from deck text in memory; `name` stands for the file in errors ("" or a name without a
+// folder: relative paths in the deck resolve against the working directory).
+Deck load_deck_text(const std::string& text, const std::string& name, const std::vector<std::string>& overrides,
+                    DeckUse use = DeckUse::program);
 
 }  // namespace zoneode

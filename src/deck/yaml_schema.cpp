@@ -34,7 +34,10 @@ std::string mark_text(const std::string& file, const YAML::Mark& mark) {
 // A deck is a few levels deep and a few hundred values long; beyond these it is no deck. Checked
 // while YAML events stream by, before any node is built: a 10 MB flow-style list took 28 s and
 // 160 times its size in memory to build and then refuse, and yaml-cpp's own depth guard (2000
-// levels) says only "bad file".
+// levels) says only "bad file". An alias counts as everything it repeats (its anchor's values and
+// depth): ten lines of nested aliases ("billion laughs") expand to 10^9 values, which the tree
+// walks below took 40 minutes to visit; an alias inside its own anchor (`&a [1, *a]`) makes a
+// cycle that every walk followed until the stack overflowed (SIGSEGV).
 constexpr int most_deck_depth = 100;
 constexpr long most_deck_values = 200000;  // scalars, lists and maps (a 40k-entry map is 80k)
 
@@ -43,40 +46,88 @@ struct DeckTooLarge {
   std::string what;
 };
 
-// Counts the documents of a YAML stream (and where the second starts), its values and its depth.
+// Counts the documents of a YAML stream (and where the second starts), its values and its depth,
+// aliases expanded.
 struct DocumentCounter : YAML::EventHandler {
   int documents = 0;
   YAML::Mark second_start;
   long values = 0;
   int depth = 0;
-  void value(const YAML::Mark& mark) {
-    if (++values > most_deck_values)
+  // What an anchored value expands to: its values and its height (levels of lists and maps).
+  struct Extent {
+    long values = 0;
+    int height = 0;
+  };
+  // The lists and maps not yet closed, innermost last, and the anchors of the closed ones.
+  struct Open {
+    YAML::anchor_t anchor;
+    long values_before;
+    int height;
+  };
+  std::vector<Open> open_values;
+  std::map<YAML::anchor_t, Extent> anchored;
+
+  void count(const YAML::Mark& mark, long added) {
+    values += added;
+    if (values > most_deck_values)
       throw DeckTooLarge{mark, "more than " + std::to_string(most_deck_values) +
-                                   " values (scalars, lists and maps); a deck holds a few hundred"};
+                                   " values (scalars, lists and maps, an alias counted as the values it repeats); a "
+                                   "deck holds a few hundred"};
   }
-  void open(const YAML::Mark& mark) {
-    value(mark);
+  // A value of `height` levels (0: a scalar) inside the innermost open list or map.
+  void nest(int height) {
+    if (!open_values.empty()) open_values.back().height = std::max(open_values.back().height, height + 1);
+  }
+  void scalar(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    count(mark, 1);
+    nest(0);
+    if (anchor != YAML::NullAnchor) anchored[anchor] = {1, 0};
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    count(mark, 1);
     if (++depth > most_deck_depth)
       throw DeckTooLarge{mark, "lists or maps nested more than " + std::to_string(most_deck_depth) +
                                    " levels deep; a deck nests a few"};
+    open_values.push_back({anchor, values - 1, 1});
+  }
+  void close() {
+    --depth;
+    if (open_values.empty()) return;
+    const Open closed = open_values.back();
+    open_values.pop_back();
+    if (closed.anchor != YAML::NullAnchor) anchored[closed.anchor] = {values - closed.values_before, closed.height};
+    nest(closed.height);
   }
   void OnDocumentStart(const YAML::Mark& mark) override {
     if (++documents == 2) second_start = mark;
+    open_values.clear();
+    anchored.clear();
   }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { value(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { value(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
-    value(mark);
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { scalar(mark, anchor); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto found = anchored.find(anchor);
+    if (found == anchored.end())  // an anchor still open: this alias is inside what it names
+      throw DeckTooLarge{mark, "an alias inside the list or map its anchor names (a recursive alias, as in "
+                               "'x: &a [1, *a]'): it repeats without end; a deck cannot hold one"};
+    count(mark, found->second.values);
+    if (depth + found->second.height > most_deck_depth)
+      throw DeckTooLarge{mark, "lists or maps nested more than " + std::to_string(most_deck_depth) +
+                                   " levels deep (an alias counted as what it repeats); a deck nests a few"};
+    nest(found->second.height);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    open(mark);
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string&) override {
+    scalar(mark, anchor);
   }
-  void OnSequenceEnd() override { --depth; }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
-    open(mark);
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor);
   }
-  void OnMapEnd() override { --depth; }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
 };
 
 // YAML reads an implicit key of at most 1024 characters; a longer one is "illegal map value"
@@ -110,6 +161,10 @@ void check_deck_tree(const YAML::Node& node, const std::string& file, const std:
         throw DeckError(mark_text(file, key.Mark()) + ": " + (path.empty() ? "" : path + ": ") +
                         "expected a key name, got " + (key.IsSequence() ? "a list" : key.IsMap() ? "a map" : "nothing"));
       const std::string dotted = path.empty() ? excerpt(key.Scalar()) : path + "." + excerpt(key.Scalar());
+      // yaml-cpp reads a merge key as a key named "<<" ("unknown key 'zones.<<'" said nothing).
+      if (key.Scalar() == "<<" && key.Tag() == "?")
+        throw DeckError(mark_text(file, key.Mark()) + ": " + dotted +
+                        ": a YAML merge key ('<<: *anchor'), which this reader does not apply: write the keys out");
       const auto [first, inserted] = seen.emplace(key.Scalar(), key.Mark());
       if (!inserted)
         throw DeckError(mark_text(file, key.Mark()) + ": " + dotted + ": given twice (first at line " +
@@ -432,9 +487,6 @@ void DeckSection::finish() const {
 }
 
 LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides) {
-  LoadedDeck deck;
-  deck.source = std::make_shared<DeckSource>();
-  deck.source->file = file;
   // Only a regular file: a FIFO or device would block or never end.
   std::error_code error;
   if (std::filesystem::exists(file, error) && !std::filesystem::is_regular_file(file, error))
@@ -442,6 +494,14 @@ LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string
   std::ifstream in(file, std::ios::binary);
   if (!in) throw DeckError("cannot open deck '" + file + "'");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return load_deck_yaml_text(text, file, overrides);
+}
+
+LoadedDeck load_deck_yaml_text(const std::string& text, const std::string& file,
+                               const std::vector<std::string>& overrides) {
+  LoadedDeck deck;
+  deck.source = std::make_shared<DeckSource>();
+  deck.source->file = file;
   // yaml-cpp drops a NUL byte from a scalar without a word.
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
     const auto line_start = text.rfind('\n', nul);
@@ -495,6 +555,22 @@ std::string emit_yaml(const YAML::Node& node) {
   YAML::Emitter out;
   out << node;
   return std::string(out.c_str()) + "\n";
+}
+
+std::string yaml_string_literal(const std::string& value) {
+  const bool plain_characters =
+      !value.empty() && value.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-") ==
+                            std::string::npos;
+  if (plain_characters) {
+    try {
+      const YAML::Node read = YAML::Load(value);  // "null" and "~" read as nothing
+      if (read.IsScalar() && read.Scalar() == value) return value;
+    } catch (const YAML::Exception&) {
+    }
+  }
+  YAML::Emitter out;
+  out << YAML::DoubleQuoted << value;
+  return out.c_str();
 }
 
 }  // namespace zoneode

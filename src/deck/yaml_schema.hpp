@@ -111,6 +111,10 @@ struct LoadedDeck {
   std::shared_ptr<DeckSource> source;
 };
 LoadedDeck load_deck_yaml(const std::string& file, const std::vector<std::string>& overrides);
+// The same from deck text already in memory (the library's burners); `file` names it in errors and
+// is the folder relative paths resolve against ("" for none: the working directory).
+LoadedDeck load_deck_yaml_text(const std::string& text, const std::string& file,
+                               const std::vector<std::string>& overrides);
 
 // Parses YAML text that must be one document of deck size (at most 100 levels deep and 200,000
 // values, found before any node is built); errors name `source`, line and column (DeckError).
@@ -119,5 +123,10 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& source);
 
 // YAML text of a resolved node, for printing and for HDF5 provenance.
 std::string emit_yaml(const YAML::Node& node);
+
+// `value` as YAML text that reads back as exactly that string: itself where it is a plain word
+// (letters, digits, _ . / + -) that YAML reads as such, else double-quoted. For the options whose
+// value is no YAML (--summary 'run #1.json' wrote 'run': '#' began a comment).
+std::string yaml_string_literal(const std::string& value);
 
 }  // namespace zoneode

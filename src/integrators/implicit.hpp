@@ -106,9 +106,16 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) { return net
 // Rodas3; the contract of every method's integrate_zone (integrators/methods.hpp): failed zones
 // keep their last good state; with self-heating T9 is a variable of the state (above) and ends in
 // result.final_T9. `workspace` holds workspace_doubles() values.
-template <typename Abundances, typename Array>
-ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
-                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+//
+// The linear algebra of M = I/(h gamma) - J is a policy (`linear_algebra`): factor(diagonal, J)
+// builds M from the Jacobian's entries and factors it, solve(b, x) solves M x = b (x may be b).
+// SparseLinearAlgebra below is the serial one, over the symbolic LU's index arrays; the network-
+// specialised code of kernels/implicit/ (implicit_codegen.hpp) is another with the same
+// arithmetic in the same order.
+template <typename Abundances, typename Array, typename LinearAlgebra>
+ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                           double rho, Abundances Y, Array workspace, ZoneResult& result,
+                                           LinearAlgebra& linear_algebra) {
   const RateView& rates = network.rates;
   const StepView& net = network.step;
   const ImplicitView& imp = network.implicit;
@@ -153,10 +160,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       jacobian_current = true;
     }
     const double diagonal = 1.0 / (h * rodas3::gamma);
-    for (int q = 0; q < imp.lu.filled_count; ++q) work.matrix[q] = 0.0;
-    for (int p = 0; p < n; ++p) work.matrix[imp.lu.diagonal[p]] = diagonal;
-    for (int e = 0; e < imp.jacobian.entry_count; ++e) work.matrix[imp.entry_position[e]] -= work.jacobian[e];
-    sparse_lu_factor(imp.lu, work.matrix);
+    linear_algebra.factor(diagonal, work.jacobian);
     ++factorizations;
     // J = J_sparse + u Z^T [+ v (Z^2)^T]: u the Ye column (captures, screening), v the screening
     // column (weak screening). Sherman-Morrison for u alone; Woodbury for both, with
@@ -166,11 +170,11 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     double ye_denominator = 1.0;  // 1 - Z . w (C_11)
     double c12 = 0.0, c21 = 0.0, c22 = 1.0;
     if (ye_rank) {
-      sparse_lu_solve(imp.lu, work.matrix, work.ye_column, work.ye_solution, work.solve);
+      linear_algebra.solve(work.ye_column, work.ye_solution);
       for (int i = 0; i < n; ++i) ye_denominator -= net.species_Z[i] * work.ye_solution[i];
     }
     if (z2_rank) {
-      sparse_lu_solve(imp.lu, work.matrix, work.screening_column, work.screening_solution, work.solve);
+      linear_algebra.solve(work.screening_column, work.screening_solution);
       for (int i = 0; i < n; ++i) {
         const double Z = net.species_Z[i];
         c12 -= Z * work.screening_solution[i];
@@ -201,7 +205,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     // Self-heating: w = M^-1 b and the Schur complement D - c . w of the bordered system.
     double temperature_denominator = 1.0;
     if (heating) {
-      sparse_lu_solve(imp.lu, work.matrix, work.temperature_column, work.temperature_solution, work.solve);
+      linear_algebra.solve(work.temperature_column, work.temperature_solution);
       correct(work.temperature_solution);
       temperature_denominator = diagonal - heating_dT9;
       for (int i = 0; i < n; ++i) temperature_denominator -= work.temperature_row[i] * work.temperature_solution[i];
@@ -249,7 +253,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         energy_rhs += coupling * stage_energy[j];
         if (heating) temperature_rhs += coupling * stage_temperature[j];
       }
-      sparse_lu_solve(imp.lu, work.matrix, work.rhs, k, work.solve);
+      linear_algebra.solve(work.rhs, k);
       correct(k);
       double k_T = 0.0;
       if (heating) {  // the bordered system's T row, then k += k_T w
@@ -307,6 +311,32 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   result.rhs_evaluations = rhs_evaluations;
   result.jacobian_evaluations = jacobian_evaluations;
   result.factorizations = factorizations;
+}
+
+// The serial linear algebra: M's values in the workspace's matrix, the symbolic LU's index arrays
+// (sparse_lu.hpp); `solve` is its scratch vector.
+template <typename Array>
+struct SparseLinearAlgebra {
+  const ImplicitView& structure;
+  Array matrix, solve_work;
+  ZONEODE_HD void factor(double diagonal, const Array& jacobian) const {
+    for (int q = 0; q < structure.lu.filled_count; ++q) matrix[q] = 0.0;
+    for (int p = 0; p < structure.lu.n; ++p) matrix[structure.lu.diagonal[p]] = diagonal;
+    for (int e = 0; e < structure.jacobian.entry_count; ++e) matrix[structure.entry_position[e]] -= jacobian[e];
+    sparse_lu_factor(structure.lu, matrix);
+  }
+  template <typename In, typename Out>
+  ZONEODE_HD void solve(const In& b, Out x) const {
+    sparse_lu_solve(structure.lu, matrix, b, x, solve_work);
+  }
+};
+
+template <typename Abundances, typename Array>
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+  const ImplicitWorkspace<Array> work = implicit_workspace_at(network.implicit.layout, workspace);
+  SparseLinearAlgebra<Array> linear_algebra{network.implicit, work.matrix, work.solve};
+  integrate_zone_with(network, settings, T9, rho, Y, workspace, result, linear_algebra);
 }
 
 }  // namespace implicit

@@ -7,7 +7,7 @@ namespace zoneode {
 MethodData::MethodData(IntegrationMethod method, const CompactNetwork& network) : method_(method) {
   view_.rates = network.rate_view();
   view_.step = network.step_view();
-  if (method == IntegrationMethod::implicit) {
+  if (method == IntegrationMethod::implicit || method == IntegrationMethod::bdf) {  // bdf: the same structure
     implicit_ = std::make_unique<ImplicitStructure>(network);
     view_.implicit = implicit_->view();
   }

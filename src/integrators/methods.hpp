@@ -18,6 +18,7 @@
 
 #include "common/portability.hpp"
 #include "integrators/asymptotic.hpp"
+#include "integrators/bdf.hpp"
 #include "integrators/implicit.hpp"
 #include "integrators/method_network.hpp"
 #include "integrators/qss2.hpp"

@@ -112,6 +112,11 @@ class StepControl {
     return StepVerdict::retry;
   }
 
+  // Adaptive: overrides the step the next attempt tries (a method with its own step-size rule,
+  // bdf.hpp, calls it after end_attempt); begin_attempt() still clamps it to end_time and stops
+  // the zone when it underflows.
+  ZONEODE_HD void set_next_step(double dt) { dt_ = dt; }
+
   // After an accepted attempt: 1, or initial mass / proposed mass when renormalising.
   ZONEODE_HD double scale() const { return scale_; }
 

@@ -10,7 +10,8 @@
 //
 // What it builds:
 //   nuclides   n, p, he4, then for Z = 2, 3, ... a band of particle-bound isotopes around the
-//              valley of beta stability, widening with Z, until the species target is reached;
+//              valley of beta stability, widening with Z (x isotope_band), until the species target
+//              is reached;
 //   masses     AME2020 mass excesses where measured (Z <= 20 and the alpha nuclei to 56Ni), a
 //              semi-empirical mass formula elsewhere;
 //   reactions  for every target: (n,g), (p,g), (a,g) captures and (a,n), (a,p), (p,n) exchanges
@@ -34,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/numbers.hpp"
 #include "network/generator_channels.hpp"
 #include "network/generator_nuclides.hpp"
 #include "network/nuclides.hpp"
@@ -85,10 +87,13 @@ void select_candidates(std::vector<Candidate>& candidates, int species_count, st
 
 Network generate_network(const GeneratorSettings& settings) {
   if (settings.flux_terms < 1) throw std::invalid_argument("generator: flux_terms must be >= 1, got " + std::to_string(settings.flux_terms));
+  if (!(settings.isotope_band >= 0.25 && settings.isotope_band <= 16.0))
+    throw std::invalid_argument("generator: isotope_band must be in [0.25, 16], got " + format_number_17g(settings.isotope_band));
   Network network;
   network.name = "generated-" + std::to_string(settings.species) + "-" + std::to_string(settings.flux_terms) + "-seed" +
                  std::to_string(settings.seed);
-  for (const Nuclide& nuclide : select_nuclides(settings.species)) {
+  if (settings.isotope_band != 1.0) network.name += "-band" + format_number_17g(settings.isotope_band);
+  for (const Nuclide& nuclide : select_nuclides(settings.species, settings.isotope_band)) {
     network.species.push_back({nuclide_name(nuclide.Z, nuclide.A), nuclide.Z, nuclide.A,
                                generator_mass_excess(nuclide.Z, nuclide.A)});
   }

@@ -51,14 +51,14 @@ double binding_per_nucleon(int Z, int A) {
 // particle-bound isotopes within `half_width(Z)` neutrons of it, nearest first (ties: lower valley
 // height, then fewer neutrons). The band is a single isotope up to boron and widens by one neutron
 // every two elements after that, which keeps 12C and 16O in the 16-species network and gives the
-// larger networks compact, well connected regions. If Z = 118 is reached first, the band is
-// widened (doubled) and the selection repeated.
-std::vector<Nuclide> select_nuclides(int count) {
+// larger networks compact, well connected regions; `band` scales that width (GeneratorSettings::
+// isotope_band). If Z = 118 is reached first, the band is widened (doubled) and the selection repeated.
+std::vector<Nuclide> select_nuclides(int count, double band) {
   if (count < 3) throw std::invalid_argument("generator: at least 3 species (n, p, he4), got " + std::to_string(count));
   for (double widen = 1.0; widen <= 64.0; widen *= 2.0) {
     std::vector<Nuclide> list = {{0, 1}, {1, 1}, {2, 4}};
     for (int Z = 2; Z <= max_element_Z && static_cast<int>(list.size()) < count; ++Z) {
-      const double half_width = widen * (0.5 + 0.5 * std::max(0, Z - 5));
+      const double half_width = widen * band * (0.5 + 0.5 * std::max(0, Z - 5));
       std::vector<int> bound;
       for (int N = 1; N <= 3 * Z + 40; ++N)
         if (particle_bound(Z, Z + N)) bound.push_back(N);

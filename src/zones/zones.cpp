@@ -67,7 +67,7 @@ ZoneBuilder::ZoneBuilder(const ZonesDeck& zones, const Network& network) : zones
     const int index = network.find_species(entry.species);
     if (index < 0) {
       throw DeckError(entry.where + ": expected a species of network '" + excerpt(network.name) + "', got '" +
-                      excerpt(entry.species) + "'");
+                      excerpt(entry.species) + "'" + non_ascii_note(entry.species));
     }
     sum += entry.mass_fraction;
     abundances_[index] += entry.mass_fraction / network.species[index].A;

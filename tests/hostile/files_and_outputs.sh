@@ -342,6 +342,147 @@ list_kernels_said() {
 }
 check "--list-kernels says what it has" list_kernels_said
 
+# ==== Issue 40: a fourth campaign. Cases named i40_CLASS_CASE (tests/fault/outcomes.sh). ====
+# ---- Crashes and hangs: YAML aliases. One inside its own anchor made a cycle that every walk of
+# the tree followed until the stack overflowed (SIGSEGV, no word), in a deck, a --set value and for
+# network info; nested aliases ("billion laughs") were expanded by those walks (26 s at depth 7,
+# 40 min at depth 9) while the stop signals were only noted. An alias now counts as what it repeats.
+{ cat "$deck"; printf 'extra: &a [1, *a]\n'; } >alias_loop.yaml
+alias_loop="alias_loop\.yaml:[0-9]+:[0-9]+: an alias inside the list or map its anchor names \(a recursive alias"
+check "an alias inside its own anchor (deck)" refused i40_crash_alias_deck "$alias_loop" alias_loop.yaml --quiet
+check "an alias inside its own anchor (--set)" refused i40_crash_alias_set \
+  "--set zones\.extra=&a \[1, \*a\]: the value:1:[0-9]+: an alias inside the list or map its anchor names" \
+  "$deck" "${small[@]}" --set 'zones.extra=&a [1, *a]'
+check "an alias inside its own anchor (network info)" refused i40_crash_alias_network_info "$alias_loop" network info alias_loop.yaml
+"$python" - "$deck" <<'PY'
+import sys
+lines = ['  a0: &a0 [x, x, x, x, x, x, x, x, x, x]']
+lines += ['  a%d: &a%d [%s]' % (i, i, ', '.join(['*a%d' % (i - 1)] * 10)) for i in range(1, 10)]
+open('laughs.yaml', 'w').write(open(sys.argv[1]).read() + 'extra:\n' + '\n'.join(lines) + '\n')
+PY
+start=$SECONDS
+check "nested aliases (10^10 values) refused" refused i40_hang_billion_laughs \
+  "laughs\.yaml:[0-9]+:[0-9]+: more than 200000 values \(scalars, lists and maps, an alias counted as the values it repeats\)" laughs.yaml --quiet
+check "  in under 10 s" test $((SECONDS - start)) -lt 10
+printf 'deep: &d %s1%s\nextra: %s*d%s\n' "$(printf '[%.0s' $(seq 60))" "$(printf ']%.0s' $(seq 60))" \
+  "$(printf '[%.0s' $(seq 45))" "$(printf ']%.0s' $(seq 45))" >alias_deep.yaml
+check "an alias 60 deep inside lists 45 deep: 106 levels" refused i40_hang_alias_depth \
+  "alias_deep\.yaml:2:[0-9]+: lists or maps nested more than 100 levels deep \(an alias counted as what it repeats\)" alias_deep.yaml --quiet
+printf 'base: &base {count: 8}\n' >merge.yaml && sed 's/^zones:/zones:\n  <<: *base/' "$deck" >>merge.yaml
+check "a merge key named as such" refused i40_unclear_merge_key \
+  "merge\.yaml:[0-9]+:[0-9]+: zones\.<<: a YAML merge key \('<<: \*anchor'\), which this reader does not apply: write the keys out" merge.yaml --quiet
+# A deck of 199,000 values (under the 200,000 limit): read, then refused by its key, no crash
+# (the campaign's crash was not reproduced here with flow or block lists, maps or nested lists).
+"$python" -c "print('network: {source: decay_chain, rates: [' + ', '.join(['1.0'] * 199000) + ']}')" >values_199k.yaml
+check "199,000 values: refused by the key" refused i40_crash_199k_values "values_199k\.yaml:1:[0-9]+: network\.rates: expected at most 100 decay rates" \
+  values_199k.yaml --quiet
+check "  an alias repeating 1,001 values 250 times refused" refused i40_crash_199k_alias "more than 200000 values" \
+  "$deck" "${small[@]}" --set "zones.extra=[&r [$(printf '1, %.0s' $(seq 1000))1]$(printf ', *r%.0s' $(seq 250))]"
+
+# ---- Crashes: long names. A state file's name over 234 characters failed at the first write,
+# after the integration (exit 1); over about 240 Open MPI's lockedfile component aborted inside
+# MPI_File_open ("buffer overflow detected", 134); a summary's name over 255 failed at its write.
+long209=$(printf 'p%.0s' $(seq 209))
+long240=$(printf 'p%.0s' $(seq 240))
+long260=$(printf 's%.0s' $(seq 260))
+mkdir names
+check "an output prefix of 240 characters refused before any work" refused i40_crash_prefix_240 \
+  "^zoneode: output\.prefix: the file name 'p+\.\.\. \(262 bytes\)' \(a state file, written first under this name\) has 262 characters, expected at most 231: 255 \(NAME_MAX, a file name's most\) less 24 for MPI-IO's lock file" \
+  "$deck" "${small[@]}" --set output.prefix="names/$long240"
+check "a summary name of 265 characters refused before any work" refused i40_crash_summary_name \
+  "^zoneode: run\.summary \(--summary\): the file name 's+\.\.\. \(273 bytes\)' \(the summary, written first under this name\) has 273 characters, expected at most 255" \
+  "$deck" "${small[@]}" --summary "names/$long260.json"
+check "  nothing written" test -z "$(ls names)"
+check "an output prefix of 209 characters runs" runs i40_ok_prefix_209 "$deck" "${small[@]}" --set output.prefix="names/$long209"
+
+# ---- Hangs: a zoneode.bin that is the launcher itself (a copy, a link) exec'd itself for ever with
+# the stop signals blocked (the time limit's SIGTERM too: only SIGKILL ended it).
+launcher_is_program() {  # launcher_is_program CASE copy|symlink|hardlink
+  local folder=$work/$1
+  mkdir "$folder" && cp "$zoneode" "$folder/zoneode"
+  case $2 in
+    copy) cp "$zoneode" "$folder/zoneode.bin" ;;
+    symlink) ln -s zoneode "$folder/zoneode.bin" ;;
+    hardlink) ln "$folder/zoneode" "$folder/zoneode.bin" ;;
+  esac
+  timeout -k 2 10 "$folder/zoneode" --version >"$1.log" 2>&1
+  local status=$?
+  [ "$status" -eq 126 ] || { echo "  exited $status, expected 126"; outcome "$1" "$status" fail; return 1; }
+  grep -q "^zoneode: $folder/zoneode.bin is this launcher again (a copy of zoneode or a link to it), not the program" "$1.log" ||
+    { echo "  message:"; head -c 400 "$1.log"; outcome "$1" "$status" fail; return 1; }
+  outcome "$1" "$status" pass
+}
+check "zoneode.bin a copy of the launcher" launcher_is_program i40_hang_launcher_copy copy
+check "zoneode.bin a symbolic link to the launcher" launcher_is_program i40_hang_launcher_symlink symlink
+check "zoneode.bin a hard link to the launcher" launcher_is_program i40_hang_launcher_hardlink hardlink
+
+# ---- Lost data. A stop request pending at the start (blocked and raised, then exec: as in
+# tests/signal_end_to_end.sh) stops a run after outer step 1 with a checkpoint, exit 75.
+pending_usr1() {
+  "$python" -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+os.kill(os.getpid(), signal.SIGUSR1)
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
+stopped_run() {  # stopped_run PREFIX ARGS...: a run of PREFIX stopped after step 1 (exit 75)
+  local prefix=$1; shift
+  pending_usr1 "$zoneode" "$deck" "${small[@]}" --set output.prefix="$prefix" "$@" >"$prefix.stopped.log" 2>&1
+  [ $? -eq 75 ] && [ -f "${prefix}_checkpoint.h5" ]
+}
+# A fresh run after a stopped one replaced its checkpoint without a word.
+mkdir fresh_after_stop
+check "a stopped run" stopped_run fresh_after_stop/o --set steps.count=3
+cp -r fresh_after_stop fresh_after_stop.kept
+check "a fresh run after a stopped run refused" refused i40_loss_fresh_after_stop \
+  "'fresh_after_stop/o_checkpoint\.h5' is the checkpoint of an earlier run that stopped: continue that run with --restart 'fresh_after_stop/o_checkpoint\.h5', or use --force" \
+  "$deck" "${small[@]}" --set steps.count=3 --set output.prefix=fresh_after_stop/o --set output.every=2
+check "  left as it was" as_it_was fresh_after_stop
+check "  --restart from it runs" runs i40_ok_restart_after_stop "$deck" "${small[@]}" --set steps.count=3 \
+  --set output.prefix=fresh_after_stop/o --restart fresh_after_stop/o_checkpoint.h5
+# A --force rerun stopped after step 1 left the old run's steps 2-4 beside its own step 1; a shorter
+# --force rerun left the old run's steps 3-4 as if they continued it. --force now removes the
+# prefix's files from the run's first step on before its first write.
+only_files() {  # only_files FOLDER NAMES...: the folder holds exactly these files
+  local folder=$1; shift
+  [ "$(cd "$folder" && ls | sort | tr '\n' ' ')" = "$(printf '%s\n' "$@" | sort | tr '\n' ' ')" ] ||
+    { echo "  $folder holds: $(cd "$folder" && ls | tr '\n' ' ')expected: $*"; return 1; }
+}
+mkdir force_stopped force_shorter
+check "a 4-step run" runs setup_force_stopped "$deck" "${small[@]}" --set steps.count=4 --set output.prefix=force_stopped/o
+check "a stopped --force rerun" stopped_run force_stopped/o --set steps.count=4 --force
+check "  leaves its own files only" only_files force_stopped o_step000001.h5 o_checkpoint.h5 o.stopped.log
+check "  ... and says so" grep -q "^--force: removed 4 file(s) of an earlier run under output.prefix force_stopped/o" force_stopped/o.stopped.log
+check "a 4-step run" runs setup_force_shorter "$deck" "${small[@]}" --set steps.count=4 --set output.prefix=force_shorter/o
+check "a shorter --force rerun" runs i40_loss_force_shorter "$deck" "${small[@]}" --set steps.count=2 --set output.prefix=force_shorter/o --force
+check "  leaves no step of the old run after its own" only_files force_shorter o_step000001.h5 o_step000002.h5
+# Without --force, a run whose steps miss an earlier run's (output.every) would leave them beside.
+check "an earlier run's state file beside this run's refused" refused i40_loss_fresh_beside \
+  "'force_shorter/o_step000001\.h5' is a state file of an earlier run under output\.prefix \(outer step 1, and 1 more\): this run would leave it beside its own files; use another prefix, or --force" \
+  "$deck" "${small[@]}" --set steps.count=3 --set output.every=3 --set output.prefix=force_shorter/o
+# A summary to a link to /dev/stdout: renamed over with --force (as root, /dev/stdout itself became
+# a regular file). Written into what the link names now, the link kept.
+ln -s /dev/stdout stdout_link.json
+stdout_summary() {
+  runs "$@" && grep -q '"zoneode_version"' "$1.log" && test -L stdout_link.json
+}
+check "--summary to a link to /dev/stdout, --force: written there, the link kept" stdout_summary i40_loss_summary_stdout \
+  "$deck" "${small[@]}" --summary stdout_link.json --force
+
+# ---- Silent: option values are no YAML; network commands refuse a run's options.
+hash_summary() { runs "$@" && test -f 'run #1.json' && test ! -e run; }
+check "--summary 'run #1.json' writes that file" hash_summary i40_silent_summary_hash "$deck" "${small[@]}" --summary 'run #1.json'
+check "network info --threads 4 refused" refused i40_silent_network_info_threads \
+  "^zoneode: network info: --threads belongs to a run" network info "$deck" --threads 4
+check "network info --summary refused" refused i40_silent_network_info_summary \
+  "^zoneode: network info: --summary belongs to a run" network info "$deck" --summary s.json
+check "network export --progress refused" refused i40_silent_network_export_progress \
+  "^zoneode: network export: --progress belongs to a run" network export "$deck" --output x.network --progress 1
+
+# ---- Unclear: a species name with a look-alike letter (Cyrillic 'е' in hе4).
+check "a look-alike species name" refused i40_unclear_lookalike_species \
+  "zones\.composition\.hе4: expected a species of network .*, got 'hе4' \(its character 2, U\+0435, is no ASCII character: names are ASCII; a look-alike letter\?\)" \
+  "$deck" "${small[@]}" --set 'zones.composition={hе4: 1.0}'
+
 check "no .partial left" test -z "$(find "$work" -name '*.partial')"
 
 echo "files_and_outputs: $passes passed, $failures failed"

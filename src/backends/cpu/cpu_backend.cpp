@@ -30,7 +30,9 @@ void CpuBackend::integrate() {
   const IntegratorSettings& settings = settings_;
   const ZoneSpan zones = zones_;
   const std::int64_t scratch = method_->workspace_doubles();
-#pragma omp parallel
+  // threads_ named: the team does not depend on the calling thread's OpenMP settings (a library
+  // caller's own; the program's are the same number).
+#pragma omp parallel num_threads(threads_)
   {
     std::vector<double> workspace(scratch);  // per thread, allocated once
     // Dynamic: zones differ in cost (hot, dense zones take more adaptive steps).

@@ -20,6 +20,12 @@ class CpuBackend final : public Backend {
   // Each zone's result depends only on its own input: bitwise the same for any thread count.
   void integrate() override;
   void download(const ZoneSpan&) override {}
+  // The method's structure depends on the network alone: only the settings' times change.
+  bool set_time_span(double start_time, double end_time) override {
+    settings_.start_time = start_time;
+    settings_.end_time = end_time;
+    return true;
+  }
 
  private:
   int threads_ = 1;

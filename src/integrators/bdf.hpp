@@ -1,0 +1,463 @@
+// The bdf method (`integrator.method: bdf`): variable-order (1-5) BDF with a modified Newton
+// iteration whose Jacobian and sparse LU are reused over many steps, as in VODE and CVODE.
+//
+// Form: quasi-constant step size on backward differences (Shampine & Reichelt 1997, the form of
+// SciPy's BDF; equivalent to the Nordsieck array up to a fixed linear map). The history is
+// D_j = nabla^j y_n, j = 0..order+2. A step of size h at order k predicts y_pred = sum_{j<=k} D_j
+// and solves y - y_pred = c f(y) - psi with c = h / gamma_k, gamma_k = sum_{i<=k} 1/i and
+// psi = sum_{1<=j<=k} gamma_j D_j / gamma_k; the local error is |y - y_pred| / (k + 1). A step-size
+// change by r maps D_0..D_k by a (k+1) x (k+1) matrix (interpolation of the same polynomial).
+// Why this form and not a fixed-leading-coefficient variable-step one: the formula's coefficients
+// are constants per order (a GPU thread keeps no per-step coefficient arrays and does no
+// variable-step recursion), and the step changes rarely (only when the wanted factor is >= 1.5,
+// or after a failure), which is also when the iteration matrix would change; an order change is
+// a change of k only, since D_{k+1}, D_{k+2} are kept. Nordsieck would need the same work per step
+// change and more care on order changes (VODE's adjustments).
+//
+// Modified Newton on (I - c J) with J = J_sparse + u Z^T [+ v (Z^2)^T] (jacobian.hpp), solved as
+// the implicit method does (M_s = I/c_lu - J_sparse in the sparse LU, Sherman-Morrison/Woodbury for
+// the Ye and screening columns). Reuse rules, CVODE's: the LU is refactored when |c/c_lu - 1| >
+// 0.3 (and then Newton updates are scaled by 2 / (1 + c/c_lu) to correct for the stale c), the
+// Jacobian is evaluated anew at the prediction when it is 20 accepted steps old or when the Newton
+// iteration fails with an older one (same h again); a failure with a fresh Jacobian cuts h by 4.
+// Newton: at most 3 iterations, converged when (1/(k+1)) |update| min(1, rate) <= 0.1 in the
+// error test's norm (the iteration error at most a tenth of the allowed local error; the rate is
+// kept across steps), failed when an update grows by 2x. Step and order (CVODE/LSODE): after a
+// rejection h *= 0.9 err^(-1/(k+1)) within [0.2, 0.9] (the second in a row: at most 0.2, the third:
+// order 1, at most 0.1); after k+1 accepted steps of equal size the errors at orders k-1, k, k+1
+// (from D_k and D_{k+2}) give three step factors (bias err)^(-1/(order+1)) with biases 1.3, 1.2,
+// 1.4; the largest picks the order and, if >= 1.5 (at most 10), the new step; otherwise order and
+// h stay (the LU stays valid). The settings' max_dt_growth is not used.
+//
+// The error norm is the other methods': max_i |err_i| / (atol + rtol max(|Y_i|, |Y_new,i|)) on
+// the abundances. The released energy is one more component of the history (E' = S(Y), its Newton
+// row the energy row, exact), not in the error norm, as in Rodas3. Accepted abundances are floored
+// at abundance_floor in the history too (the state is the history's D_0), and renormalising scales
+// the whole history. Counts: rhs_evaluations (Newton iterations and Jacobians each one flux
+// evaluation), jacobian_evaluations, factorizations.
+//
+// Not supported: physics.self_heating (the deck refuses it for bdf; a direct call fails the zone
+// as zone_bad_input) and the geometric schedule (the deck refuses it; a direct call runs the
+// steps at order 1 with a failed Newton iteration stopping the zone as non_finite). On the GPU
+// backend the deck refuses bdf; this code is host/device so that a kernel can reuse it.
+// Host/device: no allocation, exceptions or containers. Workspace: the implicit method's layout
+// (ImplicitStructure) followed by the history, (max_order + 3) x (species + 1) doubles.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/portability.hpp"
+#include "integrators/asymptotic.hpp"
+#include "integrators/implicit.hpp"
+#include "integrators/jacobian.hpp"
+#include "integrators/method_network.hpp"
+#include "integrators/settings.hpp"
+#include "integrators/sparse_lu.hpp"
+#include "integrators/step_control.hpp"
+#include "network/rates.hpp"
+
+namespace zoneode {
+
+namespace bdf {
+
+inline constexpr int max_order = 5;
+inline constexpr int history_rows = max_order + 3;       // D_0 .. D_{max_order+2}
+inline constexpr int newton_max_iterations = 3;
+inline constexpr double newton_tolerance = 0.1;          // of the error test's bound
+inline constexpr double newton_divergence = 2.0;         // an update this much larger than the last: failed
+inline constexpr double newton_rate_decay = 0.3;         // the kept convergence rate decays at most this fast
+inline constexpr double gamma_ratio_limit = 0.3;         // refactor when |c / c_lu - 1| exceeds this
+inline constexpr int jacobian_max_age = 20;              // accepted steps before a new Jacobian
+inline constexpr double step_safety = 0.9;
+inline constexpr double step_change_threshold = 1.5;     // smaller wanted growth: keep h (and the LU)
+inline constexpr double max_step_factor = 10.0;
+inline constexpr double min_step_factor = 0.2;
+inline constexpr double convergence_failure_factor = 0.25;
+inline constexpr int error_failures_to_order_one = 3;
+
+// Statistics a test can ask for (integrate_zone's last argument; null in production).
+struct Trace {
+  int highest_order = 0;                       // highest order a step was accepted at
+  std::int64_t steps_at_order[bdf::max_order + 1] = {};  // accepted steps per order (index 1..5)
+  std::int64_t newton_failures = 0;            // attempts whose Newton iteration failed
+  std::int64_t order_changes = 0;
+};
+
+// gamma_k = sum_{i=1..k} 1/i (k = 0..max_order + 1).
+ZONEODE_HD inline double gamma_sum(int k) {
+  constexpr double table[max_order + 2] = {0.0, 1.0, 1.5, 11.0 / 6.0, 25.0 / 12.0, 137.0 / 60.0, 49.0 / 20.0};
+  return table[k];
+}
+// The local error of order k is error_constant(k) (y - y_pred).
+ZONEODE_HD inline double error_constant(int k) { return 1.0 / (k + 1); }
+
+// Doubles of scratch one zone needs: the implicit method's workspace, then the history.
+inline std::int64_t workspace_doubles(const MethodNetwork& network) {
+  return network.implicit.layout.total + static_cast<std::int64_t>(history_rows) * (network.step.species_count + 1);
+}
+
+// R(k, r): the (k+1) x (k+1) matrix that maps backward differences of step h to those of step r h
+// (R(k, r) R(k, 1) applied to D_0..D_k; Shampine & Reichelt's change of step).
+ZONEODE_HD inline void step_change_matrix(int order, double factor, double R[max_order + 1][max_order + 1]) {
+  for (int j = 0; j <= order; ++j) R[0][j] = 1.0;
+  for (int i = 1; i <= order; ++i) {
+    R[i][0] = 0.0;
+    for (int j = 1; j <= order; ++j) R[i][j] = R[i - 1][j] * (i - 1 - factor * j) / i;
+  }
+}
+
+// D_0..D_order (width values each) for a step `factor` times the current one.
+template <typename Array>
+ZONEODE_HD inline void rescale_history(Array history, int width, int order, double factor) {
+  double R[max_order + 1][max_order + 1], U[max_order + 1][max_order + 1], RU[max_order + 1][max_order + 1];
+  step_change_matrix(order, factor, R);
+  step_change_matrix(order, 1.0, U);
+  for (int i = 0; i <= order; ++i) {
+    for (int j = 0; j <= order; ++j) {
+      double sum = 0.0;
+      for (int m = 0; m <= order; ++m) sum += R[i][m] * U[m][j];
+      RU[i][j] = sum;
+    }
+  }
+  for (int i = 0; i < width; ++i) {
+    double old[max_order + 1];
+    for (int m = 0; m <= order; ++m) old[m] = history[m * width + i];
+    for (int j = 0; j <= order; ++j) {
+      double sum = 0.0;
+      for (int m = 0; m <= order; ++m) sum += RU[m][j] * old[m];
+      history[j * width + i] = sum;
+    }
+  }
+}
+
+// x <- M^-1 x for the x a sparse solve with M_s left: the Ye column's rank-one correction
+// (Sherman-Morrison) and, weak screening, the screening column's (Woodbury). The same arithmetic
+// as the implicit method's (implicit.hpp, a lambda there, so copied here).
+struct LowRank {
+  bool ye_rank = false, z2_rank = false;
+  double ye_denominator = 1.0, c12 = 0.0, c21 = 0.0, c22 = 1.0;
+};
+
+template <typename Array>
+ZONEODE_HD inline void low_rank_correct(const StepView& net, const LowRank& low, const ImplicitWorkspace<Array>& work,
+                                        Array x) {
+  const int n = net.species_count;
+  if (low.ye_rank && !low.z2_rank) {
+    double z_dot_k = 0.0;
+    for (int i = 0; i < n; ++i) z_dot_k += net.species_Z[i] * x[i];
+    const double correction = z_dot_k / low.ye_denominator;
+    for (int i = 0; i < n; ++i) x[i] += correction * work.ye_solution[i];
+  } else if (low.z2_rank) {
+    double z_dot_k = 0.0, z2_dot_k = 0.0;
+    for (int i = 0; i < n; ++i) {
+      z_dot_k += net.species_Z[i] * x[i];
+      z2_dot_k += net.species_Z[i] * net.species_Z[i] * x[i];
+    }
+    const double determinant = low.ye_denominator * low.c22 - low.c12 * low.c21;
+    const double along_w = (low.c22 * z_dot_k - low.c12 * z2_dot_k) / determinant;
+    const double along_x = (low.ye_denominator * z2_dot_k - low.c21 * z_dot_k) / determinant;
+    for (int i = 0; i < n; ++i) x[i] += along_w * work.ye_solution[i] + along_x * work.screening_solution[i];
+  }
+}
+
+// Integrates one zone at T9 [GK] and rho [g/cm^3] from settings.start_time to end_time; the
+// contract of every method's integrate_zone (integrators/methods.hpp). trace: null, or statistics.
+template <typename Abundances, typename Array>
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result, Trace* trace) {
+  const RateView& rates = network.rates;
+  const StepView& net = network.step;
+  const ImplicitView& imp = network.implicit;
+  const ImplicitWorkspace<Array> work = implicit_workspace_at(imp.layout, workspace);
+  const int n = net.species_count;
+  const int width = n + 1;  // the species, then the released energy [MeV mol/g] since the last step
+  const Array history = workspace + imp.layout.total;
+  const Array iterate = work.stages;          // the Newton iterate y
+  const Array correction = work.stages + n;   // y - y_pred
+  const Array psi = work.stages + 2 * n;
+  const Array update = work.stages + 3 * n;   // one Newton update
+  const Array f = work.state;                 // f at the iterate
+  const double initial_mass = mass_fraction_sum(net, Y);
+  const bool supported = net.self_heating == 0;
+  StepControl control(settings, initial_mass,
+                      supported && zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
+  if (control.running()) zone_rate_factors(rates, T9, rho, work.rate_factor);
+  std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
+  const bool ye_rank = imp.jacobian.ye_term_count > 0 || net.screening != 0;
+  const bool z2_rank = net.screening == static_cast<int>(ScreeningKind::weak);
+  LowRank low;
+  low.ye_rank = ye_rank;
+  low.z2_rank = z2_rank;
+
+  int order = 1;
+  bool history_ready = false;
+  double history_step = 0.0;     // the step D is written for
+  int equal_steps = 0;           // accepted steps since the last change of h or order
+  int error_failures = 0;        // consecutive error-test failures
+  bool jacobian_valid = false;
+  int jacobian_age = 0;          // accepted steps since the Jacobian was evaluated
+  bool lu_valid = false;
+  double lu_c = 0.0;             // c of the factorised matrix
+  double rate = 1.0;             // the Newton convergence rate, kept across steps
+  double release = 0.0;          // S at the iterate [MeV mol/(g s)]
+
+  // f and S at `y` (one flux evaluation).
+  auto evaluate = [&](Array y) {
+    zone_fluxes(net, work.rate_factor, y, work.flux, T9, rho);
+    species_rates(net, work.flux, f);
+    release = energy_release_rate(net, work.flux);
+    ++rhs_evaluations;
+  };
+
+  while (control.begin_attempt()) {
+    const double h = control.step();
+    if (!history_ready) {  // D_0 = Y, D_1 = h f(Y), the rest 0
+      for (int i = 0; i < n; ++i) iterate[i] = Y[i];
+      evaluate(iterate);
+      for (int q = 0; q < history_rows * width; ++q) history[q] = 0.0;
+      for (int i = 0; i < n; ++i) {
+        history[i] = Y[i];
+        history[width + i] = h * f[i];
+      }
+      history[width + n] = h * release;
+      history_step = h;
+      history_ready = true;
+    } else if (h != history_step) {
+      rescale_history(history, width, order, h / history_step);
+      history_step = h;
+      equal_steps = 0;
+    }
+    const double c = h / gamma_sum(order);
+    double predicted_energy = 0.0, psi_energy = 0.0;
+    auto predict = [&]() {
+      for (int i = 0; i < width; ++i) {
+        double y = 0.0, p = 0.0;
+        for (int j = 0; j <= order; ++j) y += history[j * width + i];
+        for (int j = 1; j <= order; ++j) p += gamma_sum(j) * history[j * width + i];
+        if (i < n) {
+          iterate[i] = y;
+          psi[i] = p / gamma_sum(order);
+        } else {
+          predicted_energy = y;
+          psi_energy = p / gamma_sum(order);
+        }
+      }
+    };
+    predict();
+
+    bool converged = false, jacobian_fresh = false, f_at_iterate = false, refresh = false;
+    double energy = predicted_energy, energy_correction = 0.0;
+    for (;;) {
+      if (!jacobian_valid || jacobian_age >= jacobian_max_age || refresh) {  // J (and f, S) at the prediction
+        evaluate(iterate);
+        f_at_iterate = true;
+        flux_derivative_slots(net, imp.jacobian, work.rate_factor, iterate, work.slot, T9, rho);
+        jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
+        if (net.screening != 0)  // the fluxes at the prediction become scratch (f, S are kept)
+          screening_jacobian_columns(net, T9, rho, iterate, work.flux, work.ye_column, work.screening_column,
+                                     work.energy_row);
+        ++jacobian_evaluations;
+        jacobian_valid = true;
+        jacobian_fresh = true;
+        jacobian_age = 0;
+        lu_valid = false;
+      }
+      if (!lu_valid || fabs(c / lu_c - 1.0) > gamma_ratio_limit) {
+        const double diagonal = 1.0 / c;
+        for (int q = 0; q < imp.lu.filled_count; ++q) work.matrix[q] = 0.0;
+        for (int p = 0; p < n; ++p) work.matrix[imp.lu.diagonal[p]] = diagonal;
+        for (int e = 0; e < imp.jacobian.entry_count; ++e) work.matrix[imp.entry_position[e]] -= work.jacobian[e];
+        sparse_lu_factor(imp.lu, work.matrix);
+        ++factorizations;
+        low.ye_denominator = 1.0;
+        low.c12 = 0.0;
+        low.c21 = 0.0;
+        low.c22 = 1.0;
+        if (ye_rank) {
+          sparse_lu_solve(imp.lu, work.matrix, work.ye_column, work.ye_solution, work.solve);
+          for (int i = 0; i < n; ++i) low.ye_denominator -= net.species_Z[i] * work.ye_solution[i];
+        }
+        if (z2_rank) {
+          sparse_lu_solve(imp.lu, work.matrix, work.screening_column, work.screening_solution, work.solve);
+          for (int i = 0; i < n; ++i) {
+            const double Z = net.species_Z[i];
+            low.c12 -= Z * work.screening_solution[i];
+            low.c21 -= Z * Z * work.ye_solution[i];
+            low.c22 -= Z * Z * work.screening_solution[i];
+          }
+        }
+        lu_c = c;
+        lu_valid = true;
+        rate = 1.0;
+      }
+      // Modified Newton from the prediction: (I/lu_c - J) x = r / lu_c, r = c f - psi - (y - y_pred).
+      for (int i = 0; i < n; ++i) correction[i] = 0.0;
+      energy = predicted_energy;
+      energy_correction = 0.0;
+      const double ratio_scale = 2.0 / (1.0 + c / lu_c);
+      double previous_norm = 0.0;
+      for (int m = 0; m < newton_max_iterations; ++m) {
+        if (!f_at_iterate) evaluate(iterate);
+        f_at_iterate = false;
+        if (!all_finite(n, f) || !is_finite(release)) break;
+        for (int i = 0; i < n; ++i) work.rhs[i] = (c * f[i] - psi[i] - correction[i]) / lu_c;
+        sparse_lu_solve(imp.lu, work.matrix, work.rhs, update, work.solve);
+        low_rank_correct(net, low, work, update);
+        double norm = 0.0, energy_dot = 0.0;
+        for (int i = 0; i < n; ++i) {
+          const double x = ratio_scale * update[i];
+          iterate[i] += x;
+          correction[i] += x;
+          energy_dot += work.energy_row[i] * x;
+          norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[i])));
+        }
+        // The energy row of I - c J is (-c energy_row, 1): its update is exact given the species'.
+        const double energy_update = c * release - psi_energy - energy_correction + c * energy_dot;
+        energy += energy_update;
+        energy_correction += energy_update;
+        if (!is_finite(norm)) break;
+        if (m > 0) rate = fmax(newton_rate_decay * rate, norm / previous_norm);
+        if (error_constant(order) * norm * fmin(1.0, rate) <= newton_tolerance) {
+          converged = true;
+          break;
+        }
+        if (m > 0 && norm > newton_divergence * previous_norm) break;
+        previous_norm = norm;
+      }
+      if (converged || jacobian_fresh) break;
+      refresh = true;  // failed with an older Jacobian: a new one at the prediction, same h
+      predict();
+    }
+
+    AttemptReductions reductions;
+    if (!converged) {
+      if (trace) ++trace->newton_failures;
+      reductions.error_norm = INFINITY;
+      reductions.finite = false;  // adaptive: a rejection (error > 1); geometric: the zone stops
+      if (control.end_attempt(reductions, 2) == StepVerdict::retry) {
+        control.set_next_step(h * convergence_failure_factor);
+        equal_steps = 0;
+      }
+      continue;
+    }
+    for (int i = 0; i < n; ++i) {
+      const double scale = settings.atol + settings.rtol * fmax(fabs(history[i]), fabs(iterate[i]));
+      reductions.error_norm = combine_error(reductions.error_norm, error_constant(order) * fabs(correction[i]) / scale);
+    }
+    const double released = energy - history[n];  // D_0's energy is 0 after every step
+    reductions.finite = all_finite(n, iterate) && is_finite(released);
+    reductions.mass = mass_fraction_sum(net, iterate);
+    reductions.release_rate_start = released / h;
+    reductions.release_rate_mid = released / h;
+    const double error = reductions.error_norm;
+    const StepVerdict verdict = control.end_attempt(reductions, 2);
+    if (verdict == StepVerdict::retry) {
+      ++error_failures;
+      // CVODE's sequence: the estimate's factor (at most 0.9), from the second failure in a row
+      // at most 0.2, from the third order 1 and at most 0.1.
+      double factor = fmin(0.9, fmax(min_step_factor, step_safety * pow(error, -1.0 / (order + 1))));
+      if (error_failures >= 2) factor = fmin(factor, min_step_factor);
+      if (error_failures >= error_failures_to_order_one) {
+        factor = fmin(factor, 0.1);
+        if (order > 1) {
+          order = 1;
+          if (trace) ++trace->order_changes;
+        }
+      }
+      control.set_next_step(h * factor);
+      equal_steps = 0;
+      continue;
+    }
+    if (verdict != StepVerdict::accepted) continue;  // stopped: begin_attempt() ends the loop
+
+    // Accepted: D_{k+2} = d - D_{k+1}, D_{k+1} = d, D_j += D_{j+1} (j = k..0), so D_0 = y_new.
+    error_failures = 0;
+    for (int i = 0; i < width; ++i) {
+      const double d = i < n ? correction[i] : energy_correction;
+      history[(order + 2) * width + i] = d - history[(order + 1) * width + i];
+      history[(order + 1) * width + i] = d;
+      for (int j = order; j >= 0; --j) history[j * width + i] += history[(j + 1) * width + i];
+    }
+    history[n] = 0.0;
+    const double scale = control.scale();
+    if (scale != 1.0) {  // renormalising: the whole history scales with the state
+      for (int j = 0; j < history_rows; ++j)
+        for (int i = 0; i < n; ++i) history[j * width + i] *= scale;
+    }
+    // Exhausted species may come out slightly negative (of the order of atol): floored, as the
+    // other methods do, in the history's D_0 too, which is the state.
+    for (int i = 0; i < n; ++i) {
+      history[i] = fmax(history[i], settings.abundance_floor);
+      Y[i] = history[i];
+    }
+    ++equal_steps;
+    ++jacobian_age;
+    if (trace) {
+      if (order > trace->highest_order) trace->highest_order = order;
+      ++trace->steps_at_order[order];
+    }
+    if (!control.running()) break;
+
+    if (equal_steps < order + 1 || settings.schedule != StepSchedule::adaptive) {
+      control.set_next_step(h);
+      continue;
+    }
+    // The errors the step would have had at orders k-1 and k+1, and the step factor of each.
+    double error_lower = INFINITY, error_higher = INFINITY;
+    if (order > 1 || order < max_order) {
+      error_lower = order > 1 ? 0.0 : INFINITY;
+      error_higher = order < max_order ? 0.0 : INFINITY;
+      for (int i = 0; i < n; ++i) {
+        const double weight = settings.atol + settings.rtol * fabs(history[i]);
+        if (order > 1)
+          error_lower = combine_error(error_lower, error_constant(order - 1) * fabs(history[order * width + i]) / weight);
+        if (order < max_order)
+          error_higher =
+              combine_error(error_higher, error_constant(order + 1) * fabs(history[(order + 2) * width + i]) / weight);
+      }
+    }
+    // LSODE's biases (1.3 lower, 1.2 same, 1.4 higher) against changing the order on estimates
+    // that are noisier than the error test's.
+    auto step_factor = [](double err, int estimate_order, double bias) {
+      return err > 0.0 ? 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6) : max_step_factor;
+    };
+    const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
+    const double factor_same = step_factor(error, order, 1.2);
+    const double factor_higher = order < max_order ? step_factor(error_higher, order + 1, 1.4) : 0.0;
+    int new_order = order;
+    double factor = factor_same;
+    if (factor_lower > factor) {
+      factor = factor_lower;
+      new_order = order - 1;
+    }
+    if (factor_higher > factor) {
+      factor = factor_higher;
+      new_order = order + 1;
+    }
+    factor = fmin(max_step_factor, factor);
+    if (factor >= step_change_threshold) {
+      if (new_order != order && trace) ++trace->order_changes;
+      order = new_order;
+      equal_steps = 0;
+      control.set_next_step(h * factor);
+    } else {
+      control.set_next_step(h);
+    }
+  }
+  result = control.finish(mass_fraction_sum(net, Y));
+  result.final_T9 = T9;
+  result.rhs_evaluations = rhs_evaluations;
+  result.jacobian_evaluations = jacobian_evaluations;
+  result.factorizations = factorizations;
+}
+
+template <typename Abundances, typename Array>
+ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const IntegratorSettings& settings, double T9,
+                                      double rho, Abundances Y, Array workspace, ZoneResult& result) {
+  integrate_zone(network, settings, T9, rho, Y, workspace, result, static_cast<Trace*>(nullptr));
+}
+
+}  // namespace bdf
+
+}  // namespace zoneode
