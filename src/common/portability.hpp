@@ -11,6 +11,16 @@
 #define ZONEODE_HD
 #endif
 
+// A host/device function the device compiler keeps out of line: for large bodies called from
+// several places (the exact EOS's quadrature: each inlined copy unrolls ~120 Fermi-integrand nodes,
+// and five call sites made ptxas spend minutes on one kernel). The host compiler decides as usual.
+// Out of line changes no result: contraction is off on both sides.
+#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
+#define ZONEODE_DEVICE_NOINLINE __noinline__
+#else
+#define ZONEODE_DEVICE_NOINLINE
+#endif
+
 #include <cmath>
 
 namespace zoneode {

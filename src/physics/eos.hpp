@@ -138,7 +138,7 @@ ZONEODE_HD inline void add_laguerre_tail(FermiMoments& m, double a, double eta, 
 }
 
 // All moments of one species at (eta, beta): the quadrature described at the top.
-ZONEODE_HD inline FermiMoments fermi_moments(double eta, double beta) {
+ZONEODE_HD ZONEODE_DEVICE_NOINLINE inline FermiMoments fermi_moments(double eta, double beta) {
   FermiMoments m;
   const double edge_width = 12.0;  // f and h are within e^-12 of their far values beyond it
   // The transition interval leaves x = 0 only once it can start at least one edge width above it:
@@ -181,7 +181,7 @@ struct ElectronPositronGas {
   int iterations = 0;                                      // quadrature passes taken
 };
 
-ZONEODE_HD inline ElectronPositronGas electron_positron_gas(double temperature, double density, double ye) {
+ZONEODE_HD ZONEODE_DEVICE_NOINLINE inline ElectronPositronGas electron_positron_gas(double temperature, double density, double ye) {
   using eos_detail::FermiMoments;
   using eos_detail::fermi_moments;
   const double mc2 = cgs::electron_mass * cgs::speed_of_light * cgs::speed_of_light;  // [erg]
