@@ -154,6 +154,45 @@ void size_grid(Kernel kernel, const LaunchContext& c, LaunchPlan& plan) {
   int per_multiprocessor = 0;
   (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, plan.block, plan.shared_bytes);
   if (per_multiprocessor < 1) per_multiprocessor = 1;
+#if defined(__CUDACC__)
+  // A kernel that reads the network through L1 (step block not staged) needs L1 to hold it. On
+  // sm_90 L1 is what the resident blocks' shared memory leaves of 256 KiB, in carve-out steps: the
+  // study's network at 6 blocks x 33.1 KiB per SM takes the 228 KiB step and leaves 28 KiB of L1
+  // for its 47.6 KiB step block and its ~24 KiB of chunk lists and reaction words. H100,
+  // 2026-12-06, final, the study's problem (ns per zone-step at 832 / 6,656 zones, 2e-7 s burns):
+  // L1 28 KiB (6 blocks/SM) 30.0 / 17.0; 60 KiB (5) 28.7 / 19.7; 92 KiB (4) 15.2 / 12.7; 156 KiB (3)
+  // 20.9 / 15.6; the generated s150 (46.1 KiB, 832 zones) 14.1 at 60 KiB, 13.9 at 92. So: the most
+  // resident blocks whose carve-out leaves L1 the step block and 40 KiB more, that carve-out asked
+  // for (the driver honours it: the 4-block rows), and the grid sized to those blocks. Each zone's
+  // arithmetic is the same at any occupancy: the outputs are bitwise those of 6 blocks.
+  // A configuration the deck pins (run.kernel_config, for sweeps) keeps the occupancy it asks for.
+  if (!c.tuning.configured && !plan.stage_network && c.unified_l1_bytes > 0 && c.step_block_bytes > 0 && c.max_shared_per_multiprocessor > 0) {
+    cudaFuncAttributes attributes{};
+    (void)cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel));
+    const std::size_t per_block = plan.shared_bytes + attributes.sharedSizeBytes + c.reserved_shared_bytes;
+    const std::size_t wanted_l1 = static_cast<std::size_t>(c.step_block_bytes) + 40 * 1024;
+    for (int blocks = per_multiprocessor; blocks >= 1; --blocks) {
+      std::size_t carveout = 0;  // the smallest step that holds `blocks` blocks [B]
+      for (const int kib : c.carveout_kib) {
+        carveout = static_cast<std::size_t>(kib) * 1024;
+        if (carveout >= blocks * per_block) break;
+      }
+      if (carveout < blocks * per_block) continue;
+      if (c.unified_l1_bytes - carveout >= wanted_l1 || blocks == 1) {
+        if (blocks < per_multiprocessor) {
+          const int percent = static_cast<int>((100 * carveout + c.max_shared_per_multiprocessor - 1) / c.max_shared_per_multiprocessor);
+          (void)cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     percent < 100 ? percent : 100);
+          plan.l1_note = std::to_string(blocks) + " blocks/SM (not " + std::to_string(per_multiprocessor) +
+                         "): L1 keeps " + std::to_string((c.unified_l1_bytes - carveout) / 1024) + " KiB for the " +
+                         std::to_string(c.step_block_bytes / 1024) + " KiB step block";
+          per_multiprocessor = blocks;
+        }
+        break;
+      }
+    }
+  }
+#endif
   const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors;
   plan.grid = static_cast<int>(c.zones < resident ? (c.zones > 0 ? c.zones : 1) : resident);
 }

@@ -234,8 +234,20 @@ void build_generated_kernel(const CompactNetwork& network, GeneratedKernel& stat
 
 }  // namespace
 
+bool implicit_generated_ready() { return generated_kernel().ready; }
+std::string implicit_generated_why_not() { return generated_kernel().why_not; }
+
 void prepare_implicit_generated(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
                                 LaunchContext& context) {
+  prepare_implicit_generated_quietly(network, uploads, args, context);
+  const GeneratedKernel& state = generated_kernel();
+  if (!state.ready)
+    std::fprintf(stderr, "zoneode: run.kernel generated: no generated kernel (%s); running the static implicit kernels' "
+                 "automatic choice (final) instead\n", state.why_not.c_str());
+}
+
+void prepare_implicit_generated_quietly(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
+                                        LaunchContext& context) {
   prepare_implicit(network, uploads, args, context);
   GeneratedKernel& state = generated_kernel();
   state = GeneratedKernel{};
@@ -252,9 +264,6 @@ void prepare_implicit_generated(const CompactNetwork& network, DeviceUploads& up
 #else
   state.why_not = "run-time compilation is not implemented for HIP builds yet (HIP 5.2's hipRTC has no device linker)";
 #endif
-  if (!state.ready)
-    std::fprintf(stderr, "zoneode: run.kernel generated: no generated kernel (%s); running the static implicit kernels' "
-                 "automatic choice (final) instead\n", state.why_not.c_str());
 }
 
 LaunchPlan plan_implicit_generated(const LaunchContext& c) {

@@ -2,7 +2,9 @@
 //   baseline  one zone per thread, workspace interleaved in global memory (implicit_thread.hip)
 //   lds       one zone per workgroup of 256 threads, LU values and vectors in LDS (implicit_team.hip)
 //   wave      one zone per wave, the same code (implicit_team.hip)
-//   final     the automatic choice: lds where its LU values and vectors fit in LDS, else baseline
+//   final     the automatic choice: the fastest of the others on the run's first batch, timed over a
+//             few steps (gpu_backend.hip's calibration, cached); before it, lds where its LU values and
+//             vectors fit in LDS, else baseline
 //   generated one zone per thread, the network's linear algebra generated and compiled at run time
 //             (implicit_generated.hip)
 // Every other name is refused with this list (gpu_backend.hip).
@@ -27,6 +29,8 @@ LaunchPlan plan_final(const LaunchContext& c) {
 void launch_final(const LaunchPlan& plan, const KernelArgs& args) {
   if (plan.kernel == implicit_thread_kernel_id) {
     launch_implicit_thread(plan, args);
+  } else if (plan.kernel == implicit_generated_kernel_id) {
+    launch_implicit_generated(plan, args);
   } else {
     launch_implicit_team(plan, args);
   }
@@ -35,7 +39,9 @@ void launch_final(const LaunchPlan& plan, const KernelArgs& args) {
 const VariantOps thread_ops{plan_implicit_thread, launch_implicit_thread, prepare_implicit};
 const VariantOps team_ops{plan_implicit_team, launch_implicit_team, prepare_implicit};
 const VariantOps wave_ops{plan_implicit_wave, launch_implicit_team, prepare_implicit};
-const VariantOps final_ops{plan_final, launch_final, prepare_implicit};
+// final: before its calibration (the backend's, on the first batch) the static choice; its
+// preparation also builds the generated kernel (or notes why not), which is one of the candidates.
+const VariantOps final_ops{plan_final, launch_final, prepare_implicit_generated_quietly};
 const VariantOps generated_ops{plan_implicit_generated, launch_implicit_generated, prepare_implicit_generated};
 
 // The structure's arrays on the device, viewed as on the host (counts and layout by value).
@@ -92,6 +98,17 @@ const VariantOps* implicit_variant(KernelVariant variant) {
     case KernelVariant::generated: return &generated_ops;
     default: return nullptr;
   }
+}
+
+std::vector<ImplicitCandidate> implicit_final_candidates(const LaunchContext& context) {
+  std::vector<ImplicitCandidate> candidates;
+  if (implicit_team_fits_on_chip(context)) {
+    candidates.push_back({"lds", &team_ops});
+    candidates.push_back({"wave", &wave_ops});
+  }
+  candidates.push_back({"baseline", &thread_ops});
+  if (implicit_generated_ready()) candidates.push_back({"generated", &generated_ops});
+  return candidates;
 }
 
 std::string implicit_variant_names() {

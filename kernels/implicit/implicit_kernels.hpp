@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "runtime/kernel_launch.hpp"
 
@@ -35,8 +36,20 @@ void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args);
 // prepare compiles (or loads from the cache) the network's code, falling back to final's choice.
 void prepare_implicit_generated(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
                                 LaunchContext& context);
+// The same without the fallback line (final's preparation: the generated kernel is one of its candidates).
+void prepare_implicit_generated_quietly(const CompactNetwork& network, DeviceUploads& uploads, KernelArgs& args,
+                                        LaunchContext& context);
+bool implicit_generated_ready();
+std::string implicit_generated_why_not();  // "" where it is ready
 LaunchPlan plan_implicit_generated(const LaunchContext& context);
 void launch_implicit_generated(const LaunchPlan& plan, const KernelArgs& args);
+// final's candidates (implicit_gpu.hip): every implicit kernel that can run this network here, by
+// name, timed by the backend's calibration (gpu_backend.hip) on the run's first batch.
+struct ImplicitCandidate {
+  const char* name;
+  const VariantOps* ops;
+};
+std::vector<ImplicitCandidate> implicit_final_candidates(const LaunchContext& context);
 // Whether a 256-thread team's LU values and vectors fit in LDS.
 bool implicit_team_fits_on_chip(const LaunchContext& context);
 

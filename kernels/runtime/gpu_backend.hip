@@ -14,7 +14,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/code_cache.hpp"
 #include "common/errors.hpp"
+#include "common/fnv1a.hpp"
 #include "gpu_runtime.hpp"
 #include "implicit/implicit_kernels.hpp"
 #include "kernel_launch.hpp"
@@ -130,10 +132,28 @@ class GpuBackend final : public Backend {
     ZONEODE_GPU_CHECK(gpuDeviceGetPCIBusId(bus, sizeof bus, device_));
     int optin = 0;
     ZONEODE_GPU_CHECK(gpuDeviceGetAttribute(&optin, gpuDevAttrMaxSharedMemoryPerBlockOptin, device_));
+    device_model_ = properties.name;
     name_ = std::string(properties.name) + " (device " + std::to_string(device_) + " of " + std::to_string(devices) +
             ", PCI " + bus + ")";
     context_.multiprocessors = properties.multiProcessorCount;
     context_.max_shared_bytes = static_cast<std::size_t>(std::max(optin, 0));
+#if defined(__CUDACC__)
+    // The unified L1/shared array and its carve-out steps (CUDA programming guide, compute
+    // capabilities 8.0 and 9.0); size_grid keeps the step block of a kernel that reads the network
+    // through L1 in it (kernel_common.hpp).
+    int reserved = 0, per_multiprocessor = 0;
+    ZONEODE_GPU_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device_));
+    ZONEODE_GPU_CHECK(cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device_));
+    context_.reserved_shared_bytes = static_cast<std::size_t>(std::max(reserved, 0));
+    context_.max_shared_per_multiprocessor = static_cast<std::size_t>(std::max(per_multiprocessor, 0));
+    if (properties.major == 9 && properties.minor == 0) {
+      context_.unified_l1_bytes = 256 * 1024;
+      context_.carveout_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    } else if (properties.major == 8 && properties.minor == 0) {
+      context_.unified_l1_bytes = 192 * 1024;
+      context_.carveout_kib = {0, 8, 16, 32, 64, 100, 132, 164};
+    }
+#endif
     const char* debug = std::getenv("ZONEODE_GPU_DEBUG");
     debug_ = debug && std::string(debug) == "1";
   }
@@ -181,6 +201,15 @@ class GpuBackend final : public Backend {
     context_.method = settings.method;
     ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
     if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
+    // final with the implicit method: times its candidates on the first batch (calibrate()).
+    calibrate_pending_ = settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final &&
+                         !self_heating_ && !std::getenv("ZONEODE_FINAL_NO_CALIBRATION");
+    if (calibrate_pending_) {
+      Fnv1a hash;
+      hash.bytes(network.rate_block(), network.rate_block_bytes());
+      hash.bytes(network.step_block(), network.step_block_bytes());
+      network_hash_ = hash.value;
+    }
     // The plan for this rank's zones (at most a batch), for the run header; each batch plans again.
     context_.zones = expected_zones_ > 0 ? std::min(expected_zones_, max_batch_zones()) : max_batch_zones();
     plan_ = plan();
@@ -209,18 +238,11 @@ class GpuBackend final : public Backend {
   }
 
   void integrate() override {
+    if (calibrate_pending_) calibrate();
     context_.zones = zones_;
     plan_ = plan();
     workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
-    gpu::KernelArgs args = args_;
-    args.zones = zones_;
-    args.temperature = temperature_.data();
-    args.density = density_.data();
-    args.abundances = abundances_.data();
-    args.results = results_.data();
-    args.workspace = workspace_.data();
-    args.workspace_doubles = plan_.workspace_doubles;
-    args.next_zone = next_zone_;
+    gpu::KernelArgs args = batch_args();
     ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
     if (debug_) ZONEODE_GPU_CHECK(gpuMemset(results_.data(), 0xff, zones_ * sizeof(ZoneResult)));
     if (context_.method == IntegrationMethod::qss2) {
@@ -254,7 +276,106 @@ class GpuBackend final : public Backend {
     if (next_zone_) (void)gpuFree(next_zone_);
   }
 
+  std::string notes() const override { return choice_note_; }
+
  private:
+  // final with the implicit method (issue 36): which implicit kernel is fastest depends on the
+  // network and the zone count (H100, 2026-12-06: s150 lds 1,254 ns per zone-step against generated
+  // 3,587 at 65,536 zones; the default network generated 266 against lds 412 at 65,536 but 1,056
+  // against 431 at 8,192), so final times each candidate (implicit_final_candidates) on this batch:
+  // every zone from its start, at most calibration_steps accepted steps, then the start restored;
+  // the fastest per zone-step (accepted and rejected) runs the batch and every later one. The
+  // choice is cached (the code cache, keyed by device, network, zones and candidates) so that a
+  // second run, and ranks sharing the cache folder, time nothing and take the same kernel.
+  static constexpr std::int64_t calibration_steps = 2;  // accepted steps per zone per candidate: its cost is in the run's time
+
+  void calibrate() {
+    calibrate_pending_ = false;
+    const std::vector<gpu::ImplicitCandidate> candidates = gpu::implicit_final_candidates(context_);
+    if (candidates.size() < 2 || zones_ < 1) return;
+    std::string names;
+    for (const gpu::ImplicitCandidate& c : candidates) names += std::string(names.empty() ? "" : ",") + c.name;
+    const std::string key = "implicit final calibration 1; " + device_model_ + "; network " +
+                            std::to_string(network_hash_) + "; zones " + std::to_string(zones_) + "; steps " +
+                            std::to_string(calibration_steps) + "; candidates " + names;
+    std::string timings;
+    const CachedCode choice = cached_compile(code_cache_directory(), key, [&] { return time_candidates(candidates); });
+    // payload: the winner's name, a space, what each candidate took
+    const std::string& payload = choice.payload;
+    const std::string winner = payload.substr(0, payload.find(' '));
+    for (const gpu::ImplicitCandidate& c : candidates) {
+      if (winner != c.name) continue;
+      ops_ = c.ops;
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.2f s", choice.seconds);
+      choice_note_ = "final (implicit) runs " + winner + ", the fastest on the first batch of " + std::to_string(zones_) +
+                     " zones over " + std::to_string(calibration_steps) + " steps (ns per zone-step: " +
+                     payload.substr(payload.find(' ') + 1) + "); " +
+                     (choice.compiled ? "timed in " + std::string(seconds) : "the cached choice") +
+                     (choice.note.empty() ? "" : " (" + choice.note + ")") +
+                     (gpu::implicit_generated_ready() ? "" : "; generated not a candidate: " + gpu::implicit_generated_why_not());
+      return;
+    }
+    throw std::runtime_error("final's calibration chose '" + winner + "', not a candidate (cache entry for another build?)");
+  }
+
+  std::string time_candidates(const std::vector<gpu::ImplicitCandidate>& candidates) {
+    const std::size_t values = static_cast<std::size_t>(zones_) * static_cast<std::size_t>(context_.species_count);
+    DeviceArray<double> start;
+    start.resize(values);
+    ZONEODE_GPU_CHECK(gpuMemcpy(start.data(), abundances_.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+    std::vector<ZoneResult> results(static_cast<std::size_t>(zones_));
+    gpuEvent_t begin, end;
+    ZONEODE_GPU_CHECK(gpuEventCreate(&begin));
+    ZONEODE_GPU_CHECK(gpuEventCreate(&end));
+    const gpu::VariantOps* chosen = ops_;
+    std::string best_name, timings;
+    double best = 0.0;
+    context_.zones = zones_;
+    for (const gpu::ImplicitCandidate& c : candidates) {
+      ops_ = c.ops;
+      plan_ = plan();
+      workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
+      gpu::KernelArgs args = batch_args();
+      args.settings.max_steps = calibration_steps;
+      ZONEODE_GPU_CHECK(gpuMemcpy(abundances_.data(), start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+      ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
+      ZONEODE_GPU_CHECK(gpuEventRecord(begin));
+      ops_->launch(plan_, args);
+      ZONEODE_GPU_CHECK(gpuGetLastError());
+      ZONEODE_GPU_CHECK(gpuEventRecord(end));
+      ZONEODE_GPU_CHECK(gpuEventSynchronize(end));
+      float ms = 0.0f;
+      ZONEODE_GPU_CHECK(gpuEventElapsedTime(&ms, begin, end));
+      ZONEODE_GPU_CHECK(gpuMemcpy(results.data(), results_.data(), results.size() * sizeof(ZoneResult), gpuMemcpyDeviceToHost));
+      std::int64_t steps = 0;
+      for (const ZoneResult& r : results) steps += r.steps + r.rejected_steps;
+      const double ns = steps > 0 ? 1e6 * ms / static_cast<double>(steps) : 1e300;
+      char text[64];
+      std::snprintf(text, sizeof text, "%s%s %.1f", timings.empty() ? "" : ", ", c.name, ns);
+      timings += text;
+      if (best_name.empty() || ns < best) best = ns, best_name = c.name;
+    }
+    (void)gpuEventDestroy(begin);
+    (void)gpuEventDestroy(end);
+    ZONEODE_GPU_CHECK(gpuMemcpy(abundances_.data(), start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+    ops_ = chosen;
+    return best_name + " " + timings;
+  }
+
+  gpu::KernelArgs batch_args() const {
+    gpu::KernelArgs args = args_;
+    args.zones = zones_;
+    args.temperature = temperature_.data();
+    args.density = density_.data();
+    args.abundances = abundances_.data();
+    args.results = results_.data();
+    args.workspace = workspace_.data();
+    args.workspace_doubles = plan_.workspace_doubles;
+    args.next_zone = next_zone_;
+    return args;
+  }
+
   // The variant's plan; for qss2 its kernel in the variant's shape (kernels/qss2/qss2_kernels.hip).
   gpu::LaunchPlan plan() const {
     const gpu::LaunchPlan variant = ops_->plan(context_);
@@ -269,6 +390,10 @@ class GpuBackend final : public Backend {
   bool debug_ = false;
   bool self_heating_ = false;  // physics.self_heating: download() writes each zone's final T9
   std::string name_;
+  std::string device_model_;     // the GPU's name (final's calibration key)
+  bool calibrate_pending_ = false;
+  std::uint64_t network_hash_ = 0;
+  std::string choice_note_;      // final's calibration: what it chose and why (notes())
   gpu::LaunchContext context_;
   gpu::LaunchPlan plan_;
   gpu::KernelArgs args_;
@@ -303,7 +428,7 @@ std::string LaunchPlan::describe() const {
   const std::string bound = min_blocks > 0 ? ", launch bound " + std::to_string(min_blocks) + " blocks/SM" : "";
   return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound +
          (physics ? ", physics instantiation" : "") + ", " + sums + ", " +
-         std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement;
+         std::to_string(shared_bytes) + " B dynamic LDS, placement: " + placement + (l1_note.empty() ? "" : "; " + l1_note);
 }
 
 }  // namespace gpu

@@ -26,6 +26,7 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuMemset cudaMemset
 #define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define gpuDeviceSynchronize cudaDeviceSynchronize
 #define gpuEventCreate cudaEventCreate
 #define gpuEventDestroy cudaEventDestroy
@@ -57,6 +58,7 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuMemset hipMemset
 #define gpuMemcpyHostToDevice hipMemcpyHostToDevice
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice hipMemcpyDeviceToDevice
 #define gpuDeviceSynchronize hipDeviceSynchronize
 #define gpuEventCreate hipEventCreate
 #define gpuEventDestroy hipEventDestroy

@@ -89,6 +89,12 @@ struct LaunchContext {
   KernelTuning tuning;                  // run.kernel_config, kernel_placement, chunk_terms
   int multiprocessors = 0;
   std::size_t max_shared_bytes = 0;     // per block, opt-in limit
+  // NVIDIA sm_80/sm_90: the L1 and shared memory of a multiprocessor are one array of
+  // unified_l1_bytes (0 elsewhere: AMD's LDS is separate, other NVIDIA parts are not modelled),
+  // shared memory taken in the carve-out steps the architecture offers; the hardware reserves
+  // reserved_shared_bytes per resident block.
+  std::size_t unified_l1_bytes = 0, reserved_shared_bytes = 0, max_shared_per_multiprocessor = 0;
+  std::vector<int> carveout_kib;        // the shared-memory capacities per multiprocessor [KiB], increasing
   int species_count = 0;
   int reaction_count = 0;
   std::int64_t step_block_bytes = 0;
@@ -116,6 +122,7 @@ struct LaunchPlan {
   std::string summary;                  // what describe() says, where a variant words it itself
   bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
   bool stage_columns = false;           // implicit team: the LU's column indices as bytes in LDS
+  std::string l1_note;                  // fewer resident blocks than occupancy allows, so that L1 holds the network (why)
   std::string describe() const;
 };
 

@@ -61,6 +61,9 @@ class Backend {
   // the settings given to prepare() stay: true where the backend took it without a new prepare(),
   // false where the caller must prepare() again with the new settings.
   virtual bool set_time_span(double /*start_time*/, double /*end_time*/) { return false; }
+  // What the backend decided while integrating that the run should report (the GPU's implicit
+  // final: the kernel its calibration chose, and the timings); "" where nothing.
+  virtual std::string notes() const { return {}; }
 };
 
 // Time spent in integrate() and in upload() + download(), added up over batches [s].

@@ -164,6 +164,7 @@ void print_summary(const RunSummary& s, std::ostream& out) {
                 s.provenance.backend.c_str(), s.provenance.kernel_variant.c_str(), s.provenance.device.c_str(),
                 s.provenance.ranks, s.provenance.threads);
   out << line;
+  if (!s.backend_notes.empty()) out << "  backend chose    " << s.backend_notes << "\n";
   std::snprintf(line, sizeof line, "  outer steps      %lld (from step %lld), %lld failed zone-steps\n",
                 static_cast<long long>(s.outer_steps), static_cast<long long>(s.first_outer_step),
                 static_cast<long long>(s.failed_zone_steps));
@@ -293,6 +294,7 @@ std::string summary_json(const RunSummary& s) {
   out << "  \"backend\": " << json_string(s.provenance.backend) << ",\n";
   out << "  \"kernel_variant\": " << json_string(s.provenance.kernel_variant) << ",\n";
   out << "  \"device\": " << json_string(s.provenance.device) << ",\n";
+  if (!s.backend_notes.empty()) out << "  \"backend_notes\": " << json_string(s.backend_notes) << ",\n";
   out << "  \"ranks\": " << s.provenance.ranks << ",\n";
   out << "  \"threads\": " << s.provenance.threads << ",\n";
   out << "  \"hdf5\": " << json_string(s.hdf5_mode) << ",\n";

@@ -38,6 +38,7 @@ struct RunSummary {
   std::int64_t destruction_terms = 0;
   std::int64_t zones = 0;
   Provenance provenance;             // what ran: the same as every state file of the run records
+  std::string backend_notes;         // what the backend decided while integrating (Backend::notes), by rank; "" if nothing
   std::string hdf5_mode;             // "parallel" or "serial"
   std::int64_t outer_steps = 0;      // outer steps run (after a restart: those after it)
   std::int64_t first_outer_step = 1;

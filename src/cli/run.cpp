@@ -94,6 +94,13 @@ int finish_run(Run& run) {
   add_rank_spreads(mpi, run.rank_totals, summary);
   add_final_statistics(run.batch, mpi, summary);
   summary.stopped_after_outer_step = run.stopped_after;
+  // The backends' own decisions (the GPU's implicit final: its calibrated kernel), each distinct one once.
+  const std::vector<std::string> notes = mpi.gather(run.backend ? run.backend->notes() : std::string());
+  for (std::size_t r = 0; r < notes.size(); ++r) {
+    if (notes[r].empty() || summary.backend_notes.find(notes[r]) != std::string::npos) continue;
+    summary.backend_notes += (summary.backend_notes.empty() ? "" : "; ") +
+                             (notes.size() > 1 ? "rank " + std::to_string(r) + ": " : std::string()) + notes[r];
+  }
   if (run.stopped_after >= 0 && !run.deck.output.prefix.empty()) summary.checkpoint = run.deck.output.checkpoint_file();
 
   print_summary(summary, run.out);
