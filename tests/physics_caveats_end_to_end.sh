@@ -60,5 +60,18 @@ check "unity runs" run 0 "$work/unity.txt" "$work/unity.yaml" --quiet
 check "unity names the planted nuclide" grep -q 'untabulated in .*no_o16.txt: .*o16' "$work/unity.txt"
 check "partition_missing needs partition_functions" run 2 "$work/needs.txt" "$work/thin.yaml" --quiet --set physics.partition_missing=refuse
 
+# A custom table that ends below the burn's T9 (issue 40): the shipped table cut after T9 6; zones at
+# T9 7 are counted in the summary and its JSON (G held at T9 6 there); the shipped table (to T9 275)
+# at the same T9 says nothing of it.
+awk '/^#/ {next} {line = $1; for (i = 2; i <= 21; i++) line = line " " $i; print line}' \
+  "$source_dir/inputs/data/partition_functions/rt2000_frdm_rpz24.txt" >"$work/to_T9_6.txt"
+deck "$work/beyond.yaml" 7 1e7 "{partition_functions: true, partition_table: $work/to_T9_6.txt}"
+check "a table ending at T9 6 runs at T9 7" run 0 "$work/beyond.txt" "$work/beyond.yaml" --quiet --set run.summary="$work/beyond.json"
+check "summary counts the zones beyond the table" bash -c "sed -n '/== zoneode summary ==/,\$p' '$work/beyond.txt' | grep -q 'partition functions beyond their table: 2 zone(s) above T9 6 (up to T9 7), the last T9 of .*to_T9_6.txt'"
+check "JSON counts them" grep -q '"partition_beyond_table": {"zones": 2, "table_last_T9": 6, "hottest_T9": 7}' "$work/beyond.json"
+deck "$work/within.yaml" 7 1e7 "{partition_functions: true}"
+check "the shipped table at T9 7" run 0 "$work/within.txt" "$work/within.yaml" --quiet --set run.summary="$work/within.json"
+check "nothing said beyond the shipped table" bash -c "! grep -q 'beyond their table' '$work/within.txt' && ! grep -q partition_beyond_table '$work/within.json'"
+
 echo "physics caveats: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -221,7 +221,7 @@ void print_summary(const RunSummary& s, std::ostream& out) {
   }
   out << "  result hash      " << s.result_hash << "\n";
   out << partition_untabulated_warning(s) << partition_held_warning(s) << weak_screening_warning(s)
-      << fit_range_warning(s);
+      << fit_range_warning(s) << partition_beyond_table_warning(s);
   if (s.stopped_after_outer_step >= 0) {
     out << "  stopped early    after outer step " << s.stopped_after_outer_step << " by a signal; checkpoint "
         << (s.checkpoint.empty() ? std::string("none (no output.prefix)") : s.checkpoint) << "\n";
@@ -240,6 +240,15 @@ std::string partition_held_warning(const RunSummary& s) {
   return "  warning          partition functions: no high-temperature row for " + std::to_string(s.partition_held.size()) +
          " nuclide(s) of reverse rates in " + s.partition_table + ", G held at its last tabulated value above: " +
          comma_list(s.partition_held) + "\n";
+}
+
+std::string partition_beyond_table_warning(const RunSummary& s) {
+  if (!s.partition_functions || s.partition_zones_beyond_table == 0) return "";
+  char line[160];
+  std::snprintf(line, sizeof line, "%lld zone(s) above T9 %.4g (up to T9 %.4g)",
+                static_cast<long long>(s.partition_zones_beyond_table), s.partition_table_last_T9, s.partition_hottest_T9);
+  return "  warning          partition functions beyond their table: " + std::string(line) + ", the last T9 of " +
+         s.partition_table + "; every G held at its value there (extend the table to the burn's T9)\n";
 }
 
 std::string fit_range_warning(const RunSummary& s) {
@@ -351,6 +360,10 @@ std::string summary_json(const RunSummary& s) {
     out << "  \"weak_screening\": {\"zones_h_above_1\": " << s.weak_screening_zones_above_1
         << ", \"largest_h\": " << format_number_17g(s.weak_screening_largest_h) << "},\n";
   }
+  if (s.partition_zones_beyond_table > 0)  // present only then, as rates_beyond_fit
+    out << "  \"partition_beyond_table\": {\"zones\": " << s.partition_zones_beyond_table
+        << ", \"table_last_T9\": " << json_number(s.partition_table_last_T9)
+        << ", \"hottest_T9\": " << json_number(s.partition_hottest_T9) << "},\n";
   if (s.fit_range_zones_above > 0) {  // present only above T9 10: other runs' summaries keep their keys
     out << "  \"rates_beyond_fit\": {\"zones_above_T9_10\": " << s.fit_range_zones_above
         << ", \"max_T9\": " << format_number_17g(s.fit_range_max_T9) << ", \"rate_sets\": " << s.fit_range_sets_total

@@ -86,6 +86,9 @@ struct RunSummary {
   std::vector<std::string> partition_untabulated;
   std::vector<std::string> partition_held;   // "na19 (T9 > 10)": G held above its row's last T9
   std::string partition_table;
+  double partition_table_last_T9 = 0;              // [GK] the table's last T9
+  std::int64_t partition_zones_beyond_table = 0;   // most zones above it in one outer step (G held there)
+  double partition_hottest_T9 = 0;                 // [GK] the hottest such zone
   // physics.screening: weak, checked at each outer step's start and end: the most zones with a
   // reaction's H > 1 at one check, and the largest H seen (physics/screening.hpp).
   bool weak_screening = false;
@@ -117,6 +120,8 @@ std::string partition_untabulated_warning(const RunSummary& summary);
 // "" or the line naming the nuclides whose G the table holds above a T9 (no high-temperature row).
 std::string partition_held_warning(const RunSummary& summary);
 std::string fit_range_warning(const RunSummary& summary);
+// Zones above a partition table's last T9 (G held there), or "".
+std::string partition_beyond_table_warning(const RunSummary& summary);
 std::string weak_screening_warning(const RunSummary& summary);
 
 }  // namespace zoneode

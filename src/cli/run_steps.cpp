@@ -139,6 +139,18 @@ void check_fit_range(Run& run) {
   above = run.mpi.sum(above);
   hottest = run.mpi.max(hottest);
   RunSummary& summary = run.summary;
+  // Partition functions beyond the table's last T9 (a custom table may end below the fits' 10 GK):
+  // every G is held at its last tabulated value there, said in the summary (issue 40).
+  if (run.deck.physics.partition_functions && !run.compact->pf_grid.empty()) {
+    const double last_T9 = run.compact->pf_grid.back();
+    std::int64_t beyond = 0;
+    for (std::int64_t zone = 0; zone < batch.count; ++zone)
+      if (batch.temperature[zone] > last_T9) ++beyond;
+    beyond = run.mpi.sum(beyond);
+    summary.partition_table_last_T9 = last_T9;
+    summary.partition_zones_beyond_table = std::max(summary.partition_zones_beyond_table, beyond);
+    if (beyond > 0) summary.partition_hottest_T9 = std::max(summary.partition_hottest_T9, hottest);
+  }
   if (above == 0 || !(hottest > summary.fit_range_max_T9)) {
     summary.fit_range_zones_above = std::max(summary.fit_range_zones_above, above);
     return;
