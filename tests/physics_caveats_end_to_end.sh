@@ -73,5 +73,12 @@ deck "$work/within.yaml" 7 1e7 "{partition_functions: true}"
 check "the shipped table at T9 7" run 0 "$work/within.txt" "$work/within.yaml" --quiet --set run.summary="$work/within.json"
 check "nothing said beyond the shipped table" bash -c "! grep -q 'beyond their table' '$work/within.txt' && ! grep -q partition_beyond_table '$work/within.json'"
 
+# Self-heating's T9 floor (1e-3 GK, issue 40): a zone that starts below it is refused, not lifted.
+deck "$work/cold.yaml" 5e-4 1e7 "{self_heating: true}"
+check "self-heating below its floor exits 2" run 2 "$work/cold.txt" "$work/cold.yaml" --quiet
+check "the refusal names the zone, its T9 and the floor" grep -q "cold.yaml: zones.temperature: zone 0 starts at T9 5e-04, below self-heating's floor: expected T9 >= 0.001" "$work/cold.txt"
+deck "$work/warm.yaml" 0.01 1e7 "{self_heating: true}"
+check "above the floor it runs" run 0 "$work/warm.txt" "$work/warm.yaml" --quiet
+
 echo "physics caveats: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

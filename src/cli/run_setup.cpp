@@ -14,6 +14,7 @@
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "common/errors.hpp"
+#include "common/numbers.hpp"
 #include "decomposition/binding.hpp"
 #include "decomposition/rebalance.hpp"
 #include "deck/yaml_schema.hpp"
@@ -21,6 +22,7 @@
 #include "io/zone_input.hpp"
 #include "network/load.hpp"
 #include "physics/eos.hpp"
+#include "physics/self_heating.hpp"
 #include "zones/zone_memory.hpp"
 #include "zones/zones.hpp"
 #include "zoneode_version.hpp"
@@ -108,13 +110,25 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
 void build_zones(const Deck& deck, const Network& network, const RunPlan& plan, ZoneBatch& batch) {
   if (!plan.zone_file.empty()) {
     read_zone_block(plan.zone_file, plan.zones, plan.block, network, deck.zones.mass_sum_tolerance, batch);
-    return;
+  } else {
+    const ZoneBuilder builder(deck.zones, network);
+    for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+      batch.temperature[zone] = builder.temperature(batch.first_global_index + zone);
+      batch.density[zone] = builder.density(batch.first_global_index + zone);
+      std::copy(builder.abundances().begin(), builder.abundances().end(), batch.zone_abundances(zone));
+    }
   }
-  const ZoneBuilder builder(deck.zones, network);
-  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
-    batch.temperature[zone] = builder.temperature(batch.first_global_index + zone);
-    batch.density[zone] = builder.density(batch.first_global_index + zone);
-    std::copy(builder.abundances().begin(), builder.abundances().end(), batch.zone_abundances(zone));
+  // Self-heating holds T9 at its floor (an endothermic burn never cools below it): a zone that
+  // starts below it would be lifted to it without a word (issue 40), so it is refused instead.
+  if (deck.physics.self_heating) {
+    for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+      if (batch.temperature[zone] >= self_heating_min_T9) continue;
+      throw InputError((plan.zone_file.empty() ? deck.file + ": zones.temperature" : plan.zone_file) +
+                       ": zone " + std::to_string(batch.first_global_index + zone) + " starts at T9 " +
+                       format_number(batch.temperature[zone]) + ", below self-heating's floor: expected T9 >= " +
+                       format_number(self_heating_min_T9) +
+                       " [GK] with physics.self_heating: true (it holds T9 there), or self_heating off");
+    }
   }
 }
 
