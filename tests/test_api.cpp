@@ -439,6 +439,16 @@ TEST_F(ApiErrors, Burn) {
   expect_error(burn(zones_, species_, 1e-4, nullptr, rho, Y), ZONEODE_ERROR_NULL_ARGUMENT, "T9 is NULL");
   expect_error(burn(zones_, species_, 1e-4, T9, nullptr, Y), ZONEODE_ERROR_NULL_ARGUMENT, "rho is NULL");
   expect_error(burn(zones_, species_, 1e-4, T9, rho, nullptr), ZONEODE_ERROR_NULL_ARGUMENT, "Y is NULL");
+  // Self-heating's T9 floor (1e-3 GK): a colder zone is refused, not lifted (issue 40).
+  zoneode_burner* heated = nullptr;
+  const char* heating[] = {"physics.self_heating=true"};
+  ASSERT_EQ(zoneode_burner_create_from_file((source_dir + "/inputs/quick.yaml").c_str(), heating, 1, &heated), ZONEODE_OK)
+      << zoneode_last_error();
+  std::vector<double> cold = T9_;
+  cold[1] = 5e-4;
+  expect_error(burn(zones_, species_, 1e-4, cold.data(), rho, Y, 0, heated), ZONEODE_ERROR_INVALID_ARGUMENT,
+               "T9[1] 5e-04, below self-heating's floor: expected T9 >= 0.001");
+  zoneode_burner_destroy(heated);
   // No zones: nothing to do, null arrays allowed.
   EXPECT_EQ(burn(0, species_, 1e-4, nullptr, nullptr, nullptr), ZONEODE_OK);
   // And after all that, a good burn still works.

@@ -26,6 +26,7 @@
 #include "network/compact.hpp"
 #include "network/load.hpp"
 #include "physics/partition_table.hpp"
+#include "physics/self_heating.hpp"
 #include "zones/zones.hpp"
 #include "zoneode_version.hpp"
 
@@ -340,6 +341,15 @@ int zoneode_burn(zoneode_burner* burner, int64_t zone_count, int species_count, 
   if (T9 == nullptr) return null_argument(function, "T9");
   if (rho == nullptr) return null_argument(function, "rho");
   if (Y == nullptr) return null_argument(function, "Y");
+  if (burner->compact->physics().self_heating) {  // its floor would lift a colder zone without a word
+    for (std::int64_t zone = 0; zone < zone_count; ++zone) {
+      if (T9[zone] >= zoneode::self_heating_min_T9) continue;
+      return fail(ZONEODE_ERROR_INVALID_ARGUMENT,
+                  std::string(function) + ": T9[" + std::to_string(zone) + "] " + zoneode::format_number(T9[zone]) +
+                      ", below self-heating's floor: expected T9 >= " +
+                      zoneode::format_number(zoneode::self_heating_min_T9) + " [GK] (physics.self_heating holds it there)");
+    }
+  }
   return guarded(function, [&] {
     zoneode::Backend& backend = *burner->backend;
     if (burner->settings.end_time != end) {
