@@ -275,7 +275,7 @@ TEST(BdfZones, BadZonesFailAloneAndThreadsDoNotChangeBits) {
   EXPECT_EQ(short_of_steps.results[0].steps + short_of_steps.results[0].rejected_steps, 10);
 }
 
-TEST(BdfDeck, RefusesTheGpuBackendSelfHeatingAndTheGeometricSchedule) {
+TEST(BdfDeck, TakesTheGpuBackendRefusesSelfHeatingAndTheGeometricSchedule) {
   const std::string deck = std::string(ZONEODE_SOURCE_DIR) + "/inputs/quick.yaml";
   EXPECT_EQ(load_deck(deck, {"integrator.method=bdf", "integrator.schedule=adaptive"}).integrator.method,
             IntegrationMethod::bdf);
@@ -287,9 +287,9 @@ TEST(BdfDeck, RefusesTheGpuBackendSelfHeatingAndTheGeometricSchedule) {
     }
     return std::string("accepted");
   };
-  const std::string gpu = message({"integrator.method=bdf", "integrator.schedule=adaptive", "run.backend=gpu"});
-  EXPECT_NE(gpu.find("run.backend"), std::string::npos) << gpu;
-  EXPECT_NE(gpu.find("integrator.method bdf"), std::string::npos) << gpu;
+  // bdf has a GPU kernel (kernels/bdf/bdf_gpu.hip): the deck takes run.backend gpu (a binary without
+  // a GPU backend refuses it when making the backend, as for every method).
+  EXPECT_EQ(message({"integrator.method=bdf", "integrator.schedule=adaptive", "run.backend=gpu"}), "accepted");
   const std::string heating =
       message({"integrator.method=bdf", "integrator.schedule=adaptive", "physics.self_heating=true"});
   EXPECT_NE(heating.find("physics.self_heating"), std::string::npos) << heating;

@@ -18,6 +18,7 @@
 #include "common/errors.hpp"
 #include "common/fnv1a.hpp"
 #include "gpu_runtime.hpp"
+#include "bdf/bdf_kernels.hpp"
 #include "implicit/implicit_kernels.hpp"
 #include "kernel_launch.hpp"
 
@@ -70,13 +71,13 @@ namespace {
 
 // The launch table: per method, the kernel run.kernel names. The asymptotic method: every variant
 // built; qss2: the variant's plan, its own kernels in that shape (qss2_kernels.hip); the implicit
-// method: its own kernels (implicit_gpu.hip).
+// method: its own kernels (implicit_gpu.hip); bdf: its own (kernels/bdf/bdf_gpu.hip).
 const gpu::VariantOps* variant_ops(IntegrationMethod method, KernelVariant variant) {
   switch (method) {
     case IntegrationMethod::asymptotic:
     case IntegrationMethod::qss2: break;
     case IntegrationMethod::implicit: return gpu::implicit_variant(variant);
-    case IntegrationMethod::bdf: return nullptr;  // no GPU kernel yet: the deck refuses it
+    case IntegrationMethod::bdf: return gpu::bdf_variant(variant);
   }
   switch (variant) {
 #define ZONEODE_CHOICE(name, ...) \
@@ -112,8 +113,10 @@ class GpuBackend final : public Backend {
       throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
                                   "' does not exist for integrator.method: implicit on the GPU; it has " +
                                   gpu::implicit_variant_names());
-    if (selection.method == IntegrationMethod::bdf)
-      throw std::invalid_argument("integrator.method: bdf has no GPU kernel yet; use run.backend: cpu");
+    if (!ops_ && selection.method == IntegrationMethod::bdf)
+      throw std::invalid_argument("run.kernel: '" + std::string(kernel_variant_name(selection.kernel)) +
+                                  "' does not exist for integrator.method: bdf on the GPU; it has " +
+                                  gpu::bdf_variant_names());
     if (!ops_ && selection.kernel == KernelVariant::generated)
       throw std::invalid_argument("run.kernel: 'generated' exists for integrator.method: implicit only (the explicit "
                                   "methods have no generated kernel yet); use final");

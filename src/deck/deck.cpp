@@ -212,13 +212,9 @@ KernelTuning read_kernel_tuning(DeckSection& section) {
   return tuning;
 }
 
-RunDeck read_run(DeckSection section, IntegrationMethod method) {
+RunDeck read_run(DeckSection section) {
   RunDeck run;
   run.backend = section.choice("backend", BackendKind::cpu, backend_kinds, backend_kind_name);
-  // bdf has no GPU kernel yet (its zone code is host/device, integrators/bdf.hpp; issue 37).
-  if (method == IntegrationMethod::bdf && run.backend == BackendKind::gpu)
-    section.fail("backend", "cpu with integrator.method bdf (bdf has no GPU kernel yet; use run.backend cpu, or "
-                            "integrator.method implicit on the GPU)", "'gpu'");
   run.kernel = section.choice("kernel", KernelVariant::final, kernel_variants, kernel_variant_name);
   run.tuning = read_kernel_tuning(section);
   run.threads = static_cast<int>(section.integer("threads", 0, 0, 4096));
@@ -300,7 +296,7 @@ Deck read_deck(const LoadedDeck& loaded, const std::string& file, DeckUse use) {
   deck.integrator = read_integrator(root.section("integrator", true), use);
   deck.steps = read_steps(root.section("steps"));
   deck.output = read_output(root.section("output"));
-  deck.run = read_run(root.section("run"), deck.integrator.method);
+  deck.run = read_run(root.section("run"));
   deck.validation = read_validation(root.section("validation"));
   deck.physics = read_physics(root.section("physics"), deck.integrator.method, deck.run.backend);
   root.finish();
