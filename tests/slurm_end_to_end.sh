@@ -492,6 +492,8 @@ SITE
   wait_job "$id" >/dev/null
   check "profile.sbatch without rocprofv3 exits 69" equals "exit code" "$(exit_code "$id")" 69:0
   check "profile.sbatch without rocprofv3 says so, by its name" grep -q "^profile.sbatch: rocprofv3 is not on the PATH" "$work/$id.out"
+  check "profile.sbatch without rocprofv3 names the ROCm here and the one it needs" \
+    grep -q "the ROCm here is .*, rocprofv3 needs ROCm >= 6.2: ZONEODE_PROFILE_ROCM_MODULE" "$work/$id.out"
   check "profile.sbatch loads the tool's modules one by one, in order" grep -qx "3 load fake-rocm/6.3.1 fake-rocprofiler" "$work/module.log"
 fi
 check "binding check on a planted LUMI-G node" tests/slurm/binding_check.sh

@@ -51,8 +51,9 @@ site_modules() {
 site_profiler_module() {
   case $1 in
     rocprof-compute) echo "${ZONEODE_ROCPROF_COMPUTE_MODULE:-rocm/6.3.4-extra}" ;;
-    # rocprofv3 comes with ROCm >= 6.2 (ROCprofiler-SDK): the build's rocm module, not loaded in a
-    # fresh login shell.
-    rocprofv3) echo "${ZONEODE_ROCM_MODULE:-rocm}" ;;
+    # rocprofv3 comes with ROCm >= 6.2 (ROCprofiler-SDK). The default stack's rocm module
+    # (LUMI/24.03: ROCm 6.0.3) has none, so where the build's ROCm lacks it the job loads the
+    # system ROCm's module; the profiled binary then runs on ROCm 6.3's runtime.
+    rocprofv3) echo "${ZONEODE_PROFILE_ROCM_MODULE:-rocm/6.3.4}" ;;
   esac
 }

@@ -78,6 +78,8 @@ check "no record, no Cray path: nothing changed or said" test "$(cat "$work/plai
 frontier=$(source slurm/sites/frontier.sh; site_profiler_module rocprof-compute)
 check "Frontier: a ROCm 6.3/6.4 module, then rocprofiler-compute" test -n "$(grep -E '^rocm/6\.[34](\.[0-9]+)? rocprofiler-compute$' <<<"$frontier")"
 lumi=$(source slurm/sites/lumi.sh; site_profiler_module rocprofv3)
-check "LUMI: a module for rocprofv3" test -n "$lumi"
+# LUMI/24.03's plain rocm module is ROCm 6.0.3, without rocprofv3 (issue 40): a versioned ROCm >= 6.2.
+check "LUMI: a ROCm >= 6.2 module for rocprofv3, not the stack's plain rocm" \
+  test -n "$(grep -E '^rocm/(6\.([2-9]|[1-9][0-9])|[7-9]\.)' <<<"$lumi")"
 echo "modules_check: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
