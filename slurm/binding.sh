@@ -82,11 +82,13 @@ zoneode_binding_line() {
     echo "$line gpu none"
     return 0
   fi
-  # That index counts the job's GPUs; on a node shared with other jobs (LUMI's small-g, dev-g) the
-  # job's GPU i is the node's GPU SLURM_STEP_GPUS[i] (SLURM_JOB_GPUS in the batch step), which
-  # the sysfs and closest-CPU lookups below need.
+  # Where select_gpu.sh chose it (ZONEODE_GPU_INDEX_SCOPE=job) the index counts the job's GPUs; on
+  # a node shared with other jobs (LUMI's small-g, dev-g) the job's GPU i is the node's GPU
+  # SLURM_STEP_GPUS[i] (SLURM_JOB_GPUS in the batch step), which the sysfs and closest-CPU lookups
+  # below need. Where Slurm bound the GPU itself (Frontier's --gpu-bind=closest) the id is the
+  # node's already: mapping it again flagged false MISMATCH lines on shared nodes (issue 40).
   local node_gpus=() job_gpu=$gpu
-  IFS=, read -r -a node_gpus <<<"${SLURM_STEP_GPUS:-${SLURM_JOB_GPUS:-}}"
+  [ "${ZONEODE_GPU_INDEX_SCOPE:-}" = job ] && IFS=, read -r -a node_gpus <<<"${SLURM_STEP_GPUS:-${SLURM_JOB_GPUS:-}}"
   if [[ $gpu =~ ^[0-9]+$ ]] && [ "$gpu" -lt "${#node_gpus[@]}" ] && [[ ${node_gpus[$gpu]} =~ ^[0-9]+$ ]]; then
     gpu=${node_gpus[$gpu]}
     [ "$gpu" = "$job_gpu" ] || line+=" job gpu $job_gpu ="

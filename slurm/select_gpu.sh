@@ -22,6 +22,9 @@ case $variable in
       gpu=${map[$local_rank]}
     fi
     export "$variable=$gpu"
+    # The index counts the job's GPUs (on a shared node, binding.sh maps it to the node's); where
+    # Slurm binds GPUs itself (none) its ids are the node's already.
+    export ZONEODE_GPU_INDEX_SCOPE=job
     ;;
   *) echo "select_gpu.sh: ZONEODE_GPU_VARIABLE=$variable: expected ROCR_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES or none" >&2; exit 2 ;;
 esac

@@ -55,6 +55,14 @@ out=$(SLURM_STEP_GPUS=4,5 rank_line 1 "${map_cpu[5]}" "$closest")
 expect "shared node: job GPU 1 is the node's GCD 5" "cpus ${map_cpu[5]} \(NUMA ${gcd_numa[5]}\) job gpu 1 = gpu 5 bus 0000:${buses[5]}:00.0 \(NUMA ${gcd_numa[5]}\) closest cpus 9-15,73-79: ok$" "$out"
 out=$(SLURM_STEP_GPUS=4,5 rank_line 1 "${map_cpu[1]}" "$closest")
 expect "shared node: a rank on the node's GCD 1's CCD flagged" "MISMATCH: CPU ${map_cpu[1]} is not among GPU 5's closest CPUs" "$out"
+# Frontier on a shared node: Slurm binds the GPUs itself (--gpu-bind=closest; select_gpu.sh sets
+# nothing) and its ids are the node's: a job holding the node's GCDs 1 and 3, the rank given GCD 1
+# and bound to its CCD, is ok (mapping 1 through SLURM_STEP_GPUS again gave GCD 3: a false MISMATCH).
+printf 'Name:\tzoneode\nCpus_allowed_list:\t%s\n' "${map_cpu[1]}" >"$work/status"
+out=$(ZONEODE_SYSFS=$sys ZONEODE_PROC_STATUS=$work/status ZONEODE_GPU_VENDOR=amd ZONEODE_GPU_VARIABLE=none \
+  ROCR_VISIBLE_DEVICES=1 SLURM_STEP_GPUS=1,3 ZONEODE_CLOSEST_CPUS="$closest" SLURM_LOCALID=0 SLURM_PROCID=0 \
+  slurm/select_gpu.sh true 2>&1)
+expect "Slurm-bound GPU on a shared node: the node's id as it is" "cpus ${map_cpu[1]} \(NUMA ${gcd_numa[1]}\) gpu 1 bus 0000:${buses[1]}:00.0 \(NUMA ${gcd_numa[1]}\) closest cpus [0-9,-]+: ok$" "$out"
 out=$(rank_line 0 1 "$closest")
 expect "GCD 0 on core 1 (CCD 0) flagged" "MISMATCH: CPU 1 is not among GPU 0's closest CPUs 49-55,113-119$" "$out"
 out=$(rank_line 0 48-55 "$closest")
