@@ -250,6 +250,12 @@ void prepare_implicit_generated_quietly(const CompactNetwork& network, DeviceUpl
                                         LaunchContext& context) {
   prepare_implicit(network, uploads, args, context);
   GeneratedKernel& state = generated_kernel();
+  // A backend prepared again (the library's burners: a new time span, a new burner) releases the
+  // previous network's code and arguments first; the last ones go with the process.
+#if ZONEODE_GENERATED_RTC
+  if (state.device_arguments) (void)cudaFree(state.device_arguments);
+  if (state.library) (void)cudaLibraryUnload(state.library);
+#endif
   state = GeneratedKernel{};
   state.fallback_kernel = implicit_team_fits_on_chip(context) ? implicit_team_kernel_id : implicit_thread_kernel_id;
 #if ZONEODE_GENERATED_RTC
