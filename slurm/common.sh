@@ -288,6 +288,19 @@ zoneode_checkpoint_of() {
   [ -z "$path" ] || [ ! -f "$path" ] || echo "$path"
 }
 
+# zoneode_newest_state PREFIX [CHECKPOINT]: the newest state file of a run, by modification time
+# (fractional seconds): PREFIX_step*.h5 and CHECKPOINT where it exists; empty when there is none.
+# A requeued attempt continues from it (run.sbatch): after a node failure the attempt that died wrote
+# no checkpoint, but its step files are newer than the last one.
+zoneode_newest_state() {
+  local prefix=$1 checkpoint=${2:-} dir base
+  dir=$(dirname -- "$prefix") base=$(basename -- "$prefix")
+  {
+    [ -d "$dir" ] && find "$dir" -maxdepth 1 -type f -name "${base}_step*.h5" -printf '%T@ %p\n' 2>/dev/null
+    [ -n "$checkpoint" ] && [ -f "$checkpoint" ] && printf '%s %s\n' "$(stat -c %.9Y -- "$checkpoint")" "$checkpoint"
+  } | sort -n -k1,1 | tail -n 1 | cut -d' ' -f2-
+}
+
 # zoneode_job_field ID KEY: a field of `scontrol show job`, empty when scontrol cannot tell.
 # zoneode_seconds TIME: a Slurm time ([D-]HH:MM:SS, MM:SS, as scontrol prints TimeLimit) in
 # seconds; nothing for UNLIMITED, Partition_Limit or anything else.

@@ -498,6 +498,7 @@ SITE
 fi
 check "binding check on a planted LUMI-G node" tests/slurm/binding_check.sh
 check "the build's modules in the job, against a planted module system" tests/slurm/modules_check.sh
+check "a requeued attempt finds the run's newest state file (node failure)" tests/slurm/newest_state_check.sh
 check "nothing written into the repository (runs, campaigns, profiles, Slurm logs)" equals "outputs in the source tree" \
   "$(repo_outputs)" "$outputs_before"
 echo "== profiling checks done after $((SECONDS - start)) s"
