@@ -35,6 +35,22 @@ case "$data" in
   *) echo "FAIL: the installed library's data folder is '$data', expected one under $prefix"; exit 1 ;;
 esac
 
+# The installed program finds the shipped partition table under the prefix too (issue 40: it read
+# the source tree's): found beside it (bin/ -> share/zoneode/data) before the source tree's copy;
+# its header names the table.
+cat >"$work/pf.yaml" <<YAML
+network: {source: reaclib, file: $source_dir/inputs/networks/rp-z24.reaclib, nuclides_file: $source_dir/inputs/networks/rp-z24.nuclides}
+zones: {count: 2, temperature: {profile: constant, value: 1}, density: {profile: constant, value: 1e7}, composition: {p: 0.7, he4: 0.28, o16: 0.02}}
+integrator: {method: asymptotic, schedule: geometric, start_time: 1.0e-12, end_time: 1.0e-11, dt_fraction: 0.1}
+physics: {partition_functions: true}
+YAML
+"$prefix/bin/zoneode" "$work/pf.yaml" --quiet > "$work/pf.log" 2>&1 || { tail -5 "$work/pf.log"; echo "FAIL: the installed program with partition functions"; exit 1; }
+table=$(grep -o "reverse rates in [^,]*rt2000_frdm_rpz24.txt" "$work/pf.log" | head -1 | sed 's/reverse rates in //')
+case "$table" in
+  "$(cd "$prefix" && pwd -P)"/*) echo "the installed program read the partition table under the prefix: $table" ;;
+  *) echo "FAIL: the installed program's partition table is '$table', expected one under $prefix"; exit 1 ;;
+esac
+
 # C: pkg-config against the prefix.
 export PKG_CONFIG_PATH
 PKG_CONFIG_PATH=$(dirname "$pc")

@@ -95,7 +95,7 @@ bool is_file(const std::filesystem::path& path) {
 std::string find_data_dir() {
   const std::string source_tree = ZONEODE_DATA_DIR;
   // The shipped table's path below the data folder, as physics/partition_table.cpp names it.
-  const std::string table = zoneode::default_partition_table_path().substr(source_tree.size());
+  const std::string table = zoneode::shipped_partition_table_name();
   std::vector<std::filesystem::path> candidates;
   if (const char* from_environment = std::getenv("ZONEODE_DATA_DIR"); from_environment && *from_environment)
     candidates.emplace_back(from_environment);
@@ -126,14 +126,13 @@ void read_input(zoneode_burner& burner, zoneode::Deck deck) {
   if (physics.partition_functions && physics.partition_table.empty()) {
     // The shipped table, found from the install prefix (physics.partition_table "" means it).
     const std::string data = zoneode_data_dir();
-    const std::string source_table = zoneode::default_partition_table_path();
+    const std::string table = zoneode::shipped_partition_table_name();
     if (data.empty())
-      throw zoneode::InputError("physics.partition_functions: the shipped partition table (" +
-                                source_table.substr(std::strlen(ZONEODE_DATA_DIR) + 1) +
+      throw zoneode::InputError("physics.partition_functions: the shipped partition table (" + table.substr(1) +
                                 ") is in no data folder: not in $ZONEODE_DATA_DIR, share/zoneode/data beside the "
                                 "library, " ZONEODE_INSTALL_DATA_DIR " or " ZONEODE_DATA_DIR
                                 "; set ZONEODE_DATA_DIR or physics.partition_table");
-    physics.partition_table = data + source_table.substr(std::strlen(ZONEODE_DATA_DIR));
+    physics.partition_table = data + table;
   }
   burner.network = zoneode::load_network(burner.deck.network);
   burner.compact = std::make_unique<zoneode::CompactNetwork>(burner.network, burner.deck.physics);

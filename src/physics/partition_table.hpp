@@ -26,5 +26,7 @@ PartitionTable read_partition_table(const std::string& path);
 
 // The table shipped with zoneode (ZONEODE_DATA_DIR/partition_functions/rt2000_frdm_rpz24.txt).
 std::string default_partition_table_path();
+// The shipped table's path below a data folder ("/partition_functions/...").
+std::string shipped_partition_table_name();
 
 }  // namespace zoneode
