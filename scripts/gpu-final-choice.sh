@@ -5,7 +5,8 @@
 #    r832, final as it plans now beside final pinned to the old launch (run.kernel_config=128x0x6),
 #    each validated against the CPU (scripts/gpu-ladder.sh);
 # 2. the implicit final's calibrated choice among lds, wave, baseline and generated
-#    (kernels/runtime/gpu_backend.hip): final beside lds and generated on the default network and s150
+#    (run.kernel_choice calibrated, kernels/runtime/gpu_backend.hip): final beside lds and generated
+#    on the default network and s150
 #    (scripts/gpu-implicit-ladder.sh, the implicit validation rule).
 # Usage: scripts/gpu-final-choice.sh OUT_DIR   (about 9 minutes on an H100; every run has a timeout)
 set -uo pipefail
@@ -36,7 +37,7 @@ echo "== study ladder: exit $? at $((SECONDS - start)) s"
 sed -n '/^regime/,$p' "$out/study/ladder.txt" 2>/dev/null | head -30
 left=$((570 - SECONDS))
 if [ "$left" -gt 90 ]; then
-  SKIP_BUILD=1 ZONEODE_BUILD_DIR=$build IMPLICIT_REGIMES="${IMPLICIT_REGIMES:-default s150}" IMPLICIT_ZONES="${IMPLICIT_ZONES:-65536}" \
+  SKIP_BUILD=1 ZONEODE_BUILD_DIR=$build IMPLICIT_SET="run.kernel_choice=calibrated" IMPLICIT_REGIMES="${IMPLICIT_REGIMES:-default s150}" IMPLICIT_ZONES="${IMPLICIT_ZONES:-65536}" \
     TIMED_KERNELS="lds generated final" CHECKED_KERNELS="lds generated final" CPU_ZONES=512 DEADLINE=$((left - 40)) RUN_TIMEOUT=90 \
     timeout "$left" scripts/gpu-implicit-ladder.sh "$out/implicit" >"$out/implicit.log" 2>&1
   echo "== implicit ladder: exit $? at $((SECONDS - start)) s"

@@ -28,6 +28,7 @@
 #                    zone count, exceeds it is skipped (said in the table)
 #   DEADLINE=540     seconds after which no run starts (the table is still printed)
 #   SKIP_BUILD=1 (use $ZONEODE_BUILD_DIR as it is), ZONEODE_BUILD_DIR (build-gpu-implicit)
+#   IMPLICIT_SET="k=v ..."           extra --set for every run (e.g. run.kernel_choice=calibrated)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${1:?usage: scripts/gpu-implicit-ladder.sh OUT_DIR [--dry-run]}
@@ -149,6 +150,7 @@ for regime in $regimes; do
   [ -n "$deck" ] && [ -f "$deck" ] || { echo "== $regime: no deck ($deck), left out"; continue; }
   read -r -a extra <<<"${extra_of[$regime]}"
   common=("$deck" "${extra[@]}" --quiet --force)
+  for kv in ${IMPLICIT_SET:-}; do common+=(--set "$kv"); done
   # Work and floors per zone-step, from the network's structure.
   info=$("$zoneode" network info "$deck" "${extra[@]}" 2>/dev/null | grep '^implicit per zone-step')
   flops=$(echo "$info" | sed -n 's/.*; \([0-9]*\) flops.*/\1/p') bytes=$(echo "$info" | sed -n 's/.*, \([0-9]*\) B of values.*/\1/p')

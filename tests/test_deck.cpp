@@ -323,6 +323,15 @@ TEST_F(DeckTest, AMergeKeyIsNamed) {
       << message;
 }
 
+TEST_F(DeckTest, KernelChoiceIsStaticUnlessCalibratedIsAsked) {
+  EXPECT_FALSE(load_deck(write(valid_deck), {}).run.tuning.calibrated);  // the default keeps bits rank-independent
+  EXPECT_TRUE(load_deck(write(valid_deck), {"run.kernel_choice=calibrated"}).run.tuning.calibrated);
+  EXPECT_FALSE(load_deck(write(valid_deck), {"run.kernel_choice=static"}).run.tuning.calibrated);
+  const std::string message = error_of(valid_deck, {"run.kernel_choice=fastest"});
+  EXPECT_NE(message.find("run.kernel_choice"), std::string::npos) << message;
+  EXPECT_NE(message.find("calibrated"), std::string::npos) << message;
+}
+
 TEST(YamlStringLiteral, ReadsBackAsTheTextGiven) {
   for (const std::string text : {"run #1.json", "run.json", "a: b", "[1, 2]", "*a", "&a x", "null", "~", "true",
                                  "4", "'q'", "\"dq\"", "tab\there", "ünïcode", "- item", "x # y", "{}", ""}) {

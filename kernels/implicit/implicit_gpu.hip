@@ -2,9 +2,9 @@
 //   baseline  one zone per thread, workspace interleaved in global memory (implicit_thread.hip)
 //   lds       one zone per workgroup of 256 threads, LU values and vectors in LDS (implicit_team.hip)
 //   wave      one zone per wave, the same code (implicit_team.hip)
-//   final     the automatic choice: the fastest of the others on the run's first batch, timed over a
-//             few steps (gpu_backend.hip's calibration, cached); before it, lds where its LU values and
-//             vectors fit in LDS, else baseline
+//   final     the automatic choice: lds where its LU values and vectors fit in LDS, else baseline;
+//             with run.kernel_choice calibrated, the fastest of the others on the run's first batch,
+//             timed over a few steps (gpu_backend.hip's calibration, cached)
 //   generated one zone per thread, the network's linear algebra generated and compiled at run time
 //             (implicit_generated.hip)
 // Every other name is refused with this list (gpu_backend.hip).

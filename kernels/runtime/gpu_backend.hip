@@ -204,9 +204,10 @@ class GpuBackend final : public Backend {
     context_.method = settings.method;
     ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
     if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
-    // final with the implicit method: times its candidates on the first batch (calibrate()).
+    // final with the implicit method and run.kernel_choice calibrated: times its candidates on the
+    // first batch (calibrate()).
     calibrate_pending_ = settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final &&
-                         !self_heating_ && !std::getenv("ZONEODE_FINAL_NO_CALIBRATION");
+                         !self_heating_ && context_.tuning.calibrated;
     if (calibrate_pending_) {
       Fnv1a hash;
       hash.bytes(network.rate_block(), network.rate_block_bytes());
@@ -282,7 +283,10 @@ class GpuBackend final : public Backend {
   std::string notes() const override { return choice_note_; }
 
  private:
-  // final with the implicit method (issue 36): which implicit kernel is fastest depends on the
+  // final with the implicit method and run.kernel_choice calibrated (issue 36; opt-in because the
+  // choice, made by timing on this rank's first batch, can differ with the zones per rank, and the
+  // kernels round differently: results are then not bitwise independent of ranks and batches,
+  // which the static choice keeps). Which implicit kernel is fastest depends on the
   // network and the zone count (H100, 2026-12-06: s150 lds 1,254 ns per zone-step against generated
   // 3,587 at 65,536 zones; the default network generated 266 against lds 412 at 65,536 but 1,056
   // against 431 at 8,192), so final times each candidate (implicit_final_candidates) on this batch:

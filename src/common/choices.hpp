@@ -64,6 +64,7 @@ struct KernelTuning {
   KernelPlacement placement = KernelPlacement::automatic;
   int chunk_terms = 0;      // final: the longest term chunk (0: ceil(terms / the variant's chunk threads))
   bool bank_order = true;   // final: terms ordered within chunks against shared-memory bank conflicts
+  bool calibrated = false;  // implicit final: choose its kernel by timing the candidates (run.kernel_choice)
 };
 
 #ifdef ZONEODE_CHOICES_NAMES

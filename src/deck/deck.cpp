@@ -209,6 +209,10 @@ KernelTuning read_kernel_tuning(DeckSection& section) {
                                     kernel_placement_name);
   tuning.chunk_terms = static_cast<int>(section.integer("chunk_terms", 0, 0, 1 << 20));
   tuning.bank_order = section.text("term_order", "banks", {"banks", "list"}) == "banks";
+  // The implicit method's final: static (lds where it fits, else baseline: the same kernel for any
+  // ranks, batches and machine) or calibrated (the fastest candidate on the first batch: timing
+  // decides, so the bits may change with the zones per rank; kernels/README.md).
+  tuning.calibrated = section.text("kernel_choice", "static", {"static", "calibrated"}) == "calibrated";
   return tuning;
 }
 
