@@ -151,6 +151,13 @@ template <typename Kernel>
 void size_grid(Kernel kernel, const LaunchContext& c, LaunchPlan& plan) {
   (void)gpuFuncSetAttribute(reinterpret_cast<const void*>(kernel), gpuFuncAttributeMaxDynamicSharedMemorySize,
                             static_cast<int>(plan.shared_bytes));
+#if defined(__CUDACC__)
+  // The carve-out preference below stays the kernel's until set again: back to the driver's default
+  // first, so that a later plan (another network in the process, the library's burners) starts
+  // from it and the occupancy query sees it.
+  (void)cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                             static_cast<int>(cudaSharedmemCarveoutDefault));
+#endif
   int per_multiprocessor = 0;
   (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, plan.block, plan.shared_bytes);
   if (per_multiprocessor < 1) per_multiprocessor = 1;
