@@ -15,7 +15,6 @@
 #include "bdf_kernels.hpp"
 #include "bdf_thread.hpp"
 #include "implicit/implicit_kernels.hpp"
-#include "implicit/implicit_thread.hpp"  // plan_implicit_slots
 
 namespace zoneode::gpu {
 namespace {
@@ -41,20 +40,8 @@ __global__ void ZONEODE_BOUNDED(bdf_thread_block, bdf_thread_min_blocks) bdf_thr
 LaunchPlan plan_bdf_thread(const LaunchContext& c) {
   int per_multiprocessor = 0;
   (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, bdf_thread_kernel, bdf_thread_block, 0);
-  if (per_multiprocessor < 1) per_multiprocessor = 1;
-  const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors * bdf_thread_block;
-  const std::int64_t slot_doubles = bdf_slot_doubles(c.implicit_layout, c.species_count);
-  const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(slot_doubles);
-  const ImplicitSlots slots = plan_implicit_slots(c.zones, bdf_thread_block, resident, c.multiprocessors,
-                                                  c.workspace_budget_bytes, slot_bytes, c.free_bytes, c.species_count);
-  LaunchPlan plan;
-  plan.block = bdf_thread_block;
-  plan.grid = static_cast<int>(slots.blocks);
-  plan.workspace_doubles = bdf_thread_block * slot_doubles;  // per block; interleaved over every slot
-  plan.summary = std::to_string(slots.slots) + " thread slots (" + std::to_string(plan.grid) + " blocks x " +
-                 std::to_string(plan.block) + ", " + std::to_string(resident) + " resident), bdf, one zone per thread, " +
-                 std::to_string(slot_bytes) + " B of workspace per slot interleaved in global memory";
-  return plan;
+  return plan_thread_slots(c, bdf_thread_block, per_multiprocessor, bdf_slot_doubles(c.implicit_layout, c.species_count),
+                           "bdf, one zone per thread");
 }
 
 void launch_bdf_thread(const LaunchPlan& plan, const KernelArgs& args) { bdf_thread_kernel<<<plan.grid, plan.block>>>(args); }

@@ -29,8 +29,6 @@ LaunchPlan plan_final(const LaunchContext& c) {
 void launch_final(const LaunchPlan& plan, const KernelArgs& args) {
   if (plan.kernel == implicit_thread_kernel_id) {
     launch_implicit_thread(plan, args);
-  } else if (plan.kernel == implicit_generated_kernel_id) {
-    launch_implicit_generated(plan, args);
   } else {
     launch_implicit_team(plan, args);
   }

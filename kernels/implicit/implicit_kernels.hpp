@@ -3,6 +3,7 @@
 // host preparation they share (the Jacobian pattern and symbolic LU copied to the device once).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ inline constexpr int implicit_thread_kernel_id = 0, implicit_team_kernel_id = 1,
 
 // One zone per thread (implicit_thread.hip).
 LaunchPlan plan_implicit_thread(const LaunchContext& context);
+// The launch of a one-zone-per-thread kernel over interleaved slots of slot_doubles each (the
+// implicit and bdf thread kernels): per_multiprocessor its occupancy, `what` for the run header.
+LaunchPlan plan_thread_slots(const LaunchContext& context, int block, int per_multiprocessor, std::int64_t slot_doubles,
+                             const std::string& what);
 void launch_implicit_thread(const LaunchPlan& plan, const KernelArgs& args);
 
 // One zone per workgroup of 256 threads, or per wave (implicit_team.hip); one launch for both.

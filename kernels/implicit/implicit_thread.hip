@@ -8,6 +8,8 @@
 // consecutive doubles. The network's arrays are read by every lane at the same index (broadcast).
 // The cost is the workspace traffic (the LU alone reads and writes ~1 MB per zone-step for s150),
 // so this kernel is bound by device memory bandwidth.
+#include <string>
+
 #include "runtime/gpu_runtime.hpp"
 #include "implicit_kernels.hpp"
 #include "implicit_thread.hpp"
@@ -39,25 +41,30 @@ __global__ void ZONEODE_BOUNDED(implicit_thread_block, implicit_thread_min_block
 
 }  // namespace
 
+LaunchPlan plan_thread_slots(const LaunchContext& c, int block, int per_multiprocessor, std::int64_t slot_doubles,
+                             const std::string& what) {
+  if (per_multiprocessor < 1) per_multiprocessor = 1;
+  const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors * block;
+  const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(slot_doubles);
+  const ImplicitSlots slots = plan_implicit_slots(c.zones, block, resident, c.multiprocessors, c.workspace_budget_bytes,
+                                                  slot_bytes, c.free_bytes, c.species_count);
+  LaunchPlan plan;
+  plan.block = block;
+  plan.grid = static_cast<int>(slots.blocks);
+  plan.workspace_doubles = block * slot_doubles;  // per block; interleaved over every slot
+  plan.summary = std::to_string(slots.slots) + " thread slots (" + std::to_string(plan.grid) + " blocks x " +
+                 std::to_string(plan.block) + ", " + std::to_string(resident) + " resident), " + what + ", " +
+                 std::to_string(slot_bytes) + " B of workspace per slot interleaved in global memory (" +
+                 std::to_string(slots.slots * slot_bytes) + " B in all)";
+  return plan;
+}
+
 LaunchPlan plan_implicit_thread(const LaunchContext& c) {
   int per_multiprocessor = 0;
   (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, implicit_thread_kernel,
                                                      implicit_thread_block, 0);
-  if (per_multiprocessor < 1) per_multiprocessor = 1;
-  const std::int64_t resident = static_cast<std::int64_t>(per_multiprocessor) * c.multiprocessors * implicit_thread_block;
-  const std::int64_t slot_doubles = implicit_slot_doubles(c.implicit_layout, c.species_count);
-  const std::uint64_t slot_bytes = 8 * static_cast<std::uint64_t>(slot_doubles);
-  const ImplicitSlots slots = plan_implicit_slots(c.zones, implicit_thread_block, resident, c.multiprocessors,
-                                                  c.workspace_budget_bytes, slot_bytes, c.free_bytes, c.species_count);
-  LaunchPlan plan;
-  plan.block = implicit_thread_block;
-  plan.grid = static_cast<int>(slots.blocks);
-  plan.workspace_doubles = implicit_thread_block * slot_doubles;  // per block; interleaved over every slot
-  plan.summary = std::to_string(slots.slots) + " thread slots (" + std::to_string(plan.grid) + " blocks x " +
-                 std::to_string(plan.block) + ", " + std::to_string(resident) + " resident), one zone per thread, " +
-                 std::to_string(slot_bytes) + " B of workspace per slot interleaved in global memory (" +
-                 std::to_string(slots.slots * slot_bytes) + " B in all)";
-  return plan;
+  return plan_thread_slots(c, implicit_thread_block, per_multiprocessor,
+                           implicit_slot_doubles(c.implicit_layout, c.species_count), "one zone per thread");
 }
 
 void launch_implicit_thread(const LaunchPlan& plan, const KernelArgs& args) {

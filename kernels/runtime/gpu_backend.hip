@@ -305,7 +305,6 @@ class GpuBackend final : public Backend {
     const std::string key = "implicit final calibration 1; " + device_model_ + "; network " +
                             std::to_string(network_hash_) + "; zones " + std::to_string(zones_) + "; steps " +
                             std::to_string(calibration_steps) + "; candidates " + names;
-    std::string timings;
     const CachedCode choice = cached_compile(code_cache_directory(), key, [&] { return time_candidates(candidates); });
     // payload: the winner's name, a space, what each candidate took
     const std::string& payload = choice.payload;
