@@ -29,6 +29,10 @@
 #   DEADLINE=540     seconds after which no run starts (the table is still printed)
 #   SKIP_BUILD=1 (use $ZONEODE_BUILD_DIR as it is), ZONEODE_BUILD_DIR (build-gpu-implicit)
 #   IMPLICIT_SET="k=v ..."           extra --set for every run (e.g. run.kernel_choice=calibrated)
+#   REFERENCE_RTOL=1e-12             also measure each regime's achieved error: its CPU run against the CPU
+#                    implicit method at this rtol on the first REFERENCE_ZONES=32 zones (max over zones of the
+#                    worst relative error of an abundance above ERROR_FLOOR=1e-12 mol/g); the GPU runs agree
+#                    with the CPU run within 1e-3 x rtol, so this is their error too ("to the same error")
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${1:?usage: scripts/gpu-implicit-ladder.sh OUT_DIR [--dry-run]}
@@ -144,7 +148,7 @@ for spec in ${EXTRA_BINARIES:-}; do
 done
 
 : >"$out/cells.jsonl"
-declare -A cpu_us verdict_of floor_note
+declare -A cpu_us verdict_of floor_note error_of
 for regime in $regimes; do
   deck=${deck_of[$regime]:-}
   [ -n "$deck" ] && [ -f "$deck" ] || { echo "== $regime: no deck ($deck), left out"; continue; }
@@ -169,6 +173,25 @@ print(f'{1e9 * f / fma:.2f} {1e9 * b / lds:.2f} {1e9 * b / hbm:.2f}')" 2>/dev/nu
   steps=$("$py" -c "import json; s=json.load(open('$work/$regime-cpu.json')); print(f\"{s['steps']/s['zones']:.0f}\")" 2>/dev/null || echo -)
   echo "   CPU: ${cpu_us[$regime]} us per zone, $steps steps per zone"
   [ "${cpu_us[$regime]}" = - ] && { echo "   the CPU run failed: $(tail -1 "$work/$regime-cpu.log")"; continue; }
+  error_of[$regime]=-
+  if [ -n "${REFERENCE_RTOL:-}" ]; then
+    ref_zones=${REFERENCE_ZONES:-32}
+    [ "$ref_zones" -gt "$cpu_zones" ] && ref_zones=$cpu_zones
+    run "$work/$regime-ref.log" "$zoneode" "${common[@]}" --set integrator.method=implicit --set integrator.schedule=adaptive \
+      --set integrator.rtol="$REFERENCE_RTOL" --backend cpu --threads "$cores" --set zones.count="$ref_zones" \
+      --set output.prefix="$work/$regime-ref" --summary "$work/$regime-ref.json"
+    error_of[$regime]=$("$py" - "$work/$regime-ref_step000001.h5" "$work/$regime-cpu_step000001.h5" "${ERROR_FLOOR:-1e-12}" <<'PY' 2>/dev/null || echo -
+import sys
+import h5py
+import numpy as np
+with h5py.File(sys.argv[1], "r") as f: ref = f["abundances"][()]
+with h5py.File(sys.argv[2], "r") as f: run = f["abundances"][: len(ref)]
+mask = np.abs(ref) > float(sys.argv[3])
+print(f"{(np.abs(run - ref)[mask] / np.abs(ref)[mask]).max():.2e}")
+PY
+)
+    echo "   achieved error (CPU run against Rodas3 at rtol $REFERENCE_RTOL, $ref_zones zones): ${error_of[$regime]}"
+  fi
   for kernel in $checked_kernels; do
     run "$work/$regime-$kernel-check.log" "${binary_of[$kernel]}" "${common[@]}" "${gpu_backend[@]}" \
       --kernel "${kernel_arg[$kernel]}" --set zones.count="$cpu_zones" --set output.prefix="$work/$regime-$kernel" \
@@ -201,13 +224,14 @@ print(f'{1e9 * f / fma:.2f} {1e9 * b / lds:.2f} {1e9 * b / hbm:.2f}')" 2>/dev/nu
       [ "$us" != - ] && last_us[$kernel]=$us
       "$py" - "$regime" "$zones" "$kernel" "$us" "$ns" "${cpu_us[$regime]}" "$floor_flops" "$floor_chip" "$floor_hbm" \
         "$(cat "$cell.log.status" 2>/dev/null || echo 0)" "$(launch_of "$cell.log")" "${verdict_of[$regime.$kernel]:-not validated}" \
-        "$steps" >>"$out/cells.jsonl" <<'PY'
+        "$steps" "${error_of[$regime]:--}" >>"$out/cells.jsonl" <<'PY'
 import json, sys
-r, zones, kernel, us, ns, cpu, ff, fc, fh, status, launch, verdict, steps = sys.argv[1:]
+r, zones, kernel, us, ns, cpu, ff, fc, fh, status, launch, verdict, steps, error = sys.argv[1:]
 num = lambda s: float(s) if s not in ("-", "") else None
 rec = {"regime": r, "zones": int(zones), "kernel": kernel, "us_per_zone": num(us), "ns_per_zone_step": num(ns),
        "cpu_us_per_zone": num(cpu), "floor_flops_ns": num(ff), "floor_chip_ns": num(fc), "floor_hbm_ns": num(fh),
-       "status": status, "launch": launch, "validation": verdict, "steps_per_zone": num(steps)}
+       "status": status, "launch": launch, "validation": verdict, "steps_per_zone": num(steps),
+       "error": num(error)}
 print(json.dumps(rec))
 PY
       echo "   $regime $zones zones $kernel: $us us per zone, $ns ns per zone-step (status $(cat "$cell.log.status" 2>/dev/null || echo 0))"
@@ -224,18 +248,20 @@ done
   "$py" - "$out/cells.jsonl" <<'PY'
 import json, sys
 cells = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print(f"{'regime':<12} {'zones':>7} {'kernel':<10} {'us/zone':>9} {'ns/zs':>9} {'xCPU':>6} {'chip':>6} {'hbm':>6}  validation; launch")
+print(f"{'regime':<15} {'zones':>7} {'kernel':<10} {'us/zone':>9} {'ns/zs':>9} {'xCPU':>6} {'chip':>6} {'hbm':>6} {'error':>8}  validation; launch")
 for c in cells:
     us, ns = c["us_per_zone"], c["ns_per_zone_step"]
     if us is None:
-        print(f"{c['regime']:<12} {c['zones']:>7} {c['kernel']:<10} {'exit ' + c['status']:>9}")
+        print(f"{c['regime']:<15} {c['zones']:>7} {c['kernel']:<10} {'exit ' + c['status']:>9}")
         continue
     x = c["cpu_us_per_zone"] / us if c["cpu_us_per_zone"] else float("nan")
     chip = c["floor_chip_ns"] / ns if c["floor_chip_ns"] else float("nan")
     hbm = c["floor_hbm_ns"] / ns if c["floor_hbm_ns"] else float("nan")
-    print(f"{c['regime']:<12} {c['zones']:>7} {c['kernel']:<10} {us:>9.1f} {ns:>9.1f} {x:>6.1f} {chip:>6.3f} {hbm:>6.3f}  {c['validation']}; {c['launch']}")
+    err = f"{c['error']:.1e}" if c.get("error") is not None else "-"
+    print(f"{c['regime']:<15} {c['zones']:>7} {c['kernel']:<10} {us:>9.1f} {ns:>9.1f} {x:>6.1f} {chip:>6.3f} {hbm:>6.3f} {err:>8}  {c['validation']}; {c['launch']}")
 PY
-  echo "(chip, hbm: the cell's fraction of the floor with the zone's values on chip / in device memory: floor ns / measured ns)"
+  echo "(chip, hbm: the cell's fraction of the floor with the zone's values on chip / in device memory: floor ns / measured ns;"
+  echo " the floors count Rodas3's work per step, also for the bdf rows; error: REFERENCE_RTOL's achieved error, - when off)"
 } | tee "$out/ladder.txt"
 rm -f "$work"/*.h5
 tar czf "$out/logs.tgz" -C "$work" . 2>/dev/null
