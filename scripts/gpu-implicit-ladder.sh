@@ -29,10 +29,12 @@
 #   DEADLINE=540     seconds after which no run starts (the table is still printed)
 #   SKIP_BUILD=1 (use $ZONEODE_BUILD_DIR as it is), ZONEODE_BUILD_DIR (build-gpu-implicit)
 #   IMPLICIT_SET="k=v ..."           extra --set for every run (e.g. run.kernel_choice=calibrated)
-#   REFERENCE_RTOL=1e-12             also measure each regime's achieved error: its CPU run against the CPU
+#   SENSITIVITY=1                    also run the CPU with rtol one ulp larger and compare it with the CPU run
+#                    as the kernels are: the rounding sensitivity of the method on the regime, beside each verdict
+#   REFERENCE_RTOL=1e-10             also measure each regime's achieved error: its CPU run against the CPU
 #                    implicit method at this rtol on the first REFERENCE_ZONES=32 zones (max over zones of the
-#                    worst relative error of an abundance above ERROR_FLOOR=1e-12 mol/g); the GPU runs agree
-#                    with the CPU run within 1e-3 x rtol, so this is their error too ("to the same error")
+#                    worst relative error of an abundance above ERROR_FLOOR=1e-8 mol/g), and each checked
+#                    kernel's own ("its own error" in the validation column)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${1:?usage: scripts/gpu-implicit-ladder.sh OUT_DIR [--dry-run]}
@@ -130,6 +132,20 @@ worst = max(rel[same].max(initial=0.0), erel[same].max(initial=0.0))
 print(f"{len(same)} {int((~same).sum())} {worst:.2e} {bool((a[2] == b[2]).all())} {rtol:g}")
 PY
 }
+# REF.h5 RUN.h5: the run's achieved error on the reference's zones (the first ones): the worst
+# relative error of an abundance above ERROR_FLOOR [mol/g] (below atol / rtol an abundance is held to
+# atol, not to rtol: with atol 1e-16, 1e-12 mol/g is controlled to 1e-4 relative at any rtol).
+achieved_error() {
+  "$py" - "$1" "$2" "${ERROR_FLOOR:-1e-8}" <<'PY' 2>/dev/null || echo -
+import sys
+import h5py
+import numpy as np
+with h5py.File(sys.argv[1], "r") as f: ref = f["abundances"][()]
+with h5py.File(sys.argv[2], "r") as f: run = f["abundances"][: len(ref)]
+mask = np.abs(ref) > float(sys.argv[3])
+print(f"{(np.abs(run - ref)[mask] / np.abs(ref)[mask]).max():.2e}")
+PY
+}
 launch_of() { { grep -o 'rank 0 -> .*' "$1" || echo "rank 0 -> x: -"; } | head -1 | sed 's/rank 0 -> [^:]*: //' | cut -c1-80; }
 # run LOG BINARY ARGS...: one run within the time limit; its exit status in LOG.status.
 run() {
@@ -148,7 +164,7 @@ for spec in ${EXTRA_BINARIES:-}; do
 done
 
 : >"$out/cells.jsonl"
-declare -A cpu_us verdict_of floor_note error_of
+declare -A cpu_us verdict_of floor_note error_of sensitivity_of
 for regime in $regimes; do
   deck=${deck_of[$regime]:-}
   [ -n "$deck" ] && [ -f "$deck" ] || { echo "== $regime: no deck ($deck), left out"; continue; }
@@ -173,23 +189,27 @@ print(f'{1e9 * f / fma:.2f} {1e9 * b / lds:.2f} {1e9 * b / hbm:.2f}')" 2>/dev/nu
   steps=$("$py" -c "import json; s=json.load(open('$work/$regime-cpu.json')); print(f\"{s['steps']/s['zones']:.0f}\")" 2>/dev/null || echo -)
   echo "   CPU: ${cpu_us[$regime]} us per zone, $steps steps per zone"
   [ "${cpu_us[$regime]}" = - ] && { echo "   the CPU run failed: $(tail -1 "$work/$regime-cpu.log")"; continue; }
-  error_of[$regime]=-
+  error_of[$regime]=- sensitivity_of[$regime]=""
+  if [ -n "${SENSITIVITY:-}" ]; then  # the CPU run again with rtol one ulp larger: how far rounding moves it
+    rtol_now=$("$py" -c "
+import re, h5py
+with h5py.File('$work/$regime-cpu_step000001.h5', 'r') as f: deck = f.attrs['deck']
+deck = deck.decode() if isinstance(deck, bytes) else str(deck)
+r = float(re.search(r'^\s+rtol:\s*(\S+)', deck, re.M).group(1)); print(repr(r * (1 + 2.0**-52)))" 2>/dev/null)
+    run "$work/$regime-ulp.log" "$zoneode" "${common[@]}" --set integrator.rtol="$rtol_now" --backend cpu --threads "$cores" \
+      --set zones.count="$cpu_zones" --set output.prefix="$work/$regime-ulp" --summary "$work/$regime-ulp.json"
+    read -r zones other worst statuses rtol <<<"$(compare_zones "$work/$regime-cpu_step000001.h5" "$work/$regime-ulp_step000001.h5" || echo "- - - False 0")"
+    sensitivity_of[$regime]="; the CPU's own 1-ulp sensitivity (rtol $rtol_now): $worst, $other/$zones other steps"
+    echo "   CPU run with rtol one ulp larger: worst $worst, $other/$zones other steps"
+    rm -f "$work/$regime-ulp_step000001.h5"
+  fi
   if [ -n "${REFERENCE_RTOL:-}" ]; then
     ref_zones=${REFERENCE_ZONES:-32}
     [ "$ref_zones" -gt "$cpu_zones" ] && ref_zones=$cpu_zones
     run "$work/$regime-ref.log" "$zoneode" "${common[@]}" --set integrator.method=implicit --set integrator.schedule=adaptive \
       --set integrator.rtol="$REFERENCE_RTOL" --backend cpu --threads "$cores" --set zones.count="$ref_zones" \
       --set output.prefix="$work/$regime-ref" --summary "$work/$regime-ref.json"
-    error_of[$regime]=$("$py" - "$work/$regime-ref_step000001.h5" "$work/$regime-cpu_step000001.h5" "${ERROR_FLOOR:-1e-12}" <<'PY' 2>/dev/null || echo -
-import sys
-import h5py
-import numpy as np
-with h5py.File(sys.argv[1], "r") as f: ref = f["abundances"][()]
-with h5py.File(sys.argv[2], "r") as f: run = f["abundances"][: len(ref)]
-mask = np.abs(ref) > float(sys.argv[3])
-print(f"{(np.abs(run - ref)[mask] / np.abs(ref)[mask]).max():.2e}")
-PY
-)
+    error_of[$regime]=$(achieved_error "$work/$regime-ref_step000001.h5" "$work/$regime-cpu_step000001.h5")
     echo "   achieved error (CPU run against Rodas3 at rtol $REFERENCE_RTOL, $ref_zones zones): ${error_of[$regime]}"
   fi
   for kernel in $checked_kernels; do
@@ -200,6 +220,9 @@ PY
       read -r zones other worst statuses rtol <<<"$(compare_zones "$work/$regime-cpu_step000001.h5" "$work/$regime-${kernel}_step000001.h5" || echo "- - - False 0")"
       ok=$("$py" -c "print('ok' if '$worst' != '-' and float('$worst') <= 1e-3 * float('$rtol') and '$statuses' == 'True' and int('$other') * 8 <= int('$zones') else 'FAIL')" 2>/dev/null || echo FAIL)
       verdict_of[$regime.$kernel]="$ok $worst (limit 1e-3 x rtol $rtol), $other/$zones other steps"
+      [ "${error_of[$regime]}" != - ] &&
+        verdict_of[$regime.$kernel]+="; its own error $(achieved_error "$work/$regime-ref_step000001.h5" "$work/$regime-${kernel}_step000001.h5")"
+      verdict_of[$regime.$kernel]+="${sensitivity_of[$regime]}"
     else
       verdict_of[$regime.$kernel]="FAIL (no output: $(tail -1 "$work/$regime-$kernel-check.log" | cut -c1-60))"
     fi
