@@ -63,7 +63,7 @@ std::vector<ZoneResult> burn_with_backend(const std::string& deck_file, const st
       make_backend({deck.integrator.method, BackendKind::cpu, deck.run.kernel}, {deck.run.threads, 0, 0, {}, 0});
   backend->prepare(compact, deck.integrator);
   std::vector<ZoneResult> results(zones.count);
-  const ZoneSpan span{zones.count, zones.species, zones.T9.data(), zones.rho.data(), zones.Y.data(), results.data()};
+  const ZoneSpan span{zones.count, zones.species, zones.T9.data(), zones.rho.data(), zones.Y.data(), results.data(), false};
   backend->upload(span);
   backend->integrate();
   backend->download(span);
@@ -434,8 +434,9 @@ TEST_F(ApiErrors, Burn) {
   for (double dt : {0.0, -1e-4, std::nan(""), std::numeric_limits<double>::infinity(), 1e-40})
     expect_error(burn(zones_, species_, dt, T9, rho, Y), ZONEODE_ERROR_INVALID_ARGUMENT, "expected a finite time > 0");
   expect_error(burn(zones_, species_, 1e-4, T9, rho, Y, 7), ZONEODE_ERROR_INVALID_ARGUMENT, "memory 7");
+  // A CPU burner takes no device arrays (the GPU backend's, tests/gpu/api_device_memory.cpp).
   expect_error(burn(zones_, species_, 1e-4, T9, rho, Y, ZONEODE_DEVICE_MEMORY), ZONEODE_ERROR_UNSUPPORTED,
-               "ZONEODE_DEVICE_MEMORY is not implemented");
+               "ZONEODE_DEVICE_MEMORY: the cpu backend integrates host arrays only");
   expect_error(burn(zones_, species_, 1e-4, nullptr, rho, Y), ZONEODE_ERROR_NULL_ARGUMENT, "T9 is NULL");
   expect_error(burn(zones_, species_, 1e-4, T9, nullptr, Y), ZONEODE_ERROR_NULL_ARGUMENT, "rho is NULL");
   expect_error(burn(zones_, species_, 1e-4, T9, rho, nullptr), ZONEODE_ERROR_NULL_ARGUMENT, "Y is NULL");

@@ -66,16 +66,18 @@ extern "C" {
                                                on the CPU backend, undefined on a GPU one */
 
 /* GPU builds (-DZONEODE_GPU=HIP or CUDA): the library is not built by default there yet (CMake option
-   ZONEODE_LIBRARY, OFF with a GPU backend until built and run on a GPU machine). Built, a deck with
-   run.backend: gpu burns host arrays through the GPU backend's upload, integrate and download, the
-   program's path; this has not been tested. */
+   ZONEODE_LIBRARY, OFF with a GPU backend). Built, a deck with run.backend: gpu burns host arrays
+   through the GPU backend's upload, integrate and download, the program's path, or device arrays in
+   place (ZONEODE_DEVICE_MEMORY); tests/gpu/api_device_memory.cpp checks both on a GPU. */
 
 /* Where the arrays handed to zoneode_burn live (its `memory` argument). */
 #define ZONEODE_HOST_MEMORY 0
-#define ZONEODE_DEVICE_MEMORY 1 /* GPU builds: device pointers of the burner's device, no copy to the host.
-                                   NOT YET IMPLEMENTED: every build returns ZONEODE_ERROR_UNSUPPORTED for it
-                                   today (the GPU backend uploads from and downloads to host arrays; taking
-                                   device arrays needs a backend entry that skips those copies). */
+#define ZONEODE_DEVICE_MEMORY 1 /* T9, rho and Y are device pointers of the burner's GPU (device or managed
+                                   allocations on it): the kernels read and write them in place, no copy
+                                   (results stay a host array; with self-heating the final T9 is copied
+                                   back into T9). A burner on the CPU backend returns
+                                   ZONEODE_ERROR_UNSUPPORTED; a pointer that is not memory of the burner's
+                                   GPU, ZONEODE_ERROR_INVALID_ARGUMENT naming it. */
 
 /* Per-zone status (zoneode_zone_result.status), as in the program's state files. */
 #define ZONEODE_ZONE_OK 0
@@ -151,8 +153,8 @@ ZONEODE_EXPORT int zoneode_burner_deck_abundances(const zoneode_burner* burner, 
      T9       [GK] per zone, in; with physics.self_heating, out too: the T9 where each burn ended
      rho      [g/cm^3] per zone, in
      Y        [mol/g], zone-major [zone][species], in and out (the abundances after the burn)
-     results  per zone, out; may be NULL when not wanted
-     memory   ZONEODE_HOST_MEMORY (ZONEODE_DEVICE_MEMORY: see above)
+     results  per zone, out; may be NULL when not wanted; host memory always
+     memory   ZONEODE_HOST_MEMORY, or ZONEODE_DEVICE_MEMORY for T9, rho and Y (see above)
    species_count must be the burner's. Each zone runs the deck's integrator from t0 to t0 + dt, t0 being
    integrator.start_time (the origin of the geometric schedule, dt = dt_fraction * t; the adaptive
    schedule's first step is dt_initial, or dt_fraction * t0); integrator.end_time is optional in a

@@ -88,6 +88,31 @@ const gpu::VariantOps* variant_ops(IntegrationMethod method, KernelVariant varia
   }
 }
 
+// The device whose memory `pointer` is (a device or managed allocation), or -1 (host memory,
+// registered or not; unknown pointers).
+int device_of(const void* pointer) {
+#if defined(__CUDACC__)
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  const bool on_device = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+#else
+  hipPointerAttribute_t attributes{};
+  if (hipPointerGetAttributes(&attributes, pointer) != hipSuccess) {  // unregistered host memory fails
+    (void)hipGetLastError();
+    return -1;
+  }
+#if HIP_VERSION_MAJOR >= 6
+  const bool on_device = attributes.type == hipMemoryTypeDevice || attributes.type == hipMemoryTypeManaged;
+#else
+  const bool on_device = attributes.memoryType == hipMemoryTypeDevice || attributes.isManaged != 0;
+#endif
+#endif
+  return on_device ? attributes.device : -1;
+}
+
 // A variant's own arrays on the device, kept for the run.
 class Uploads final : public gpu::DeviceUploads {
  public:
@@ -208,6 +233,12 @@ class GpuBackend final : public Backend {
     // first batch (calibrate()).
     calibrate_pending_ = settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final &&
                          !self_heating_ && context_.tuning.calibrated;
+    // The explicit team kernels' occupancy, measured on the first batch where the carve-out question
+    // arises (plan().occupancy_limit > 0: NVIDIA sm_80/sm_90, network read through L1, launch not
+    // pinned by run.kernel_config); qss2 plans its own shape from the variant's and is left out.
+    occupancy_pending_ = settings.method == IntegrationMethod::asymptotic;
+    context_.resident_blocks_wanted = 0;
+    occupancy_note_.clear();
     if (calibrate_pending_) {
       Fnv1a hash;
       hash.bytes(network.rate_block(), network.rate_block_bytes());
@@ -231,20 +262,57 @@ class GpuBackend final : public Backend {
 
   void upload(const ZoneSpan& zones) override {
     const std::size_t n = zones.count, S = zones.species_count;
+    results_.resize(n);
+    zones_ = static_cast<std::int64_t>(n);
+    if (zones.device_arrays) {  // the caller's device arrays: the kernels read and write them in place
+      temperature_at_ = zones.temperature;
+      density_at_ = zones.density;
+      abundances_at_ = zones.abundances;
+      return;
+    }
     temperature_.resize(n);
     density_.resize(n);
     abundances_.resize(n * S);
-    results_.resize(n);
     ZONEODE_GPU_CHECK(gpuMemcpy(temperature_.data(), zones.temperature, n * sizeof(double), gpuMemcpyHostToDevice));
     ZONEODE_GPU_CHECK(gpuMemcpy(density_.data(), zones.density, n * sizeof(double), gpuMemcpyHostToDevice));
     ZONEODE_GPU_CHECK(gpuMemcpy(abundances_.data(), zones.abundances, n * S * sizeof(double), gpuMemcpyHostToDevice));
-    zones_ = static_cast<std::int64_t>(n);
+    temperature_at_ = temperature_.data();
+    density_at_ = density_.data();
+    abundances_at_ = abundances_.data();
+  }
+
+  // Device arrays (the library's ZONEODE_DEVICE_MEMORY) must be memory of this backend's GPU:
+  // device or managed allocations made on it.
+  bool takes_device_arrays() const override { return true; }
+  std::string device_arrays_refusal(const ZoneSpan& zones) const override {
+    const std::pair<const char*, const double*> arrays[] = {
+        {"T9", zones.temperature}, {"rho", zones.density}, {"Y", zones.abundances}};
+    for (const auto& [name, pointer] : arrays) {
+      const int owner = device_of(pointer);
+      if (owner == device_) continue;
+      return std::string(name) + " is " +
+             (owner < 0 ? std::string("not device memory (a host pointer?)")
+                        : "memory of device " + std::to_string(owner) + ", not of this burner's device " +
+                              std::to_string(device_));
+    }
+    return {};
+  }
+
+  std::vector<double> read_device_doubles(const double* device, std::int64_t count) const override {
+    std::vector<double> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+    if (!values.empty())
+      ZONEODE_GPU_CHECK(gpuMemcpy(values.data(), device, values.size() * sizeof(double), gpuMemcpyDeviceToHost));
+    return values;
   }
 
   void integrate() override {
     if (calibrate_pending_) calibrate();
     context_.zones = zones_;
     plan_ = plan();
+    if (occupancy_pending_ && plan_.occupancy_limit > 1) {
+      measure_occupancy();
+      plan_ = plan();
+    }
     workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
     gpu::KernelArgs args = batch_args();
     ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
@@ -260,7 +328,8 @@ class GpuBackend final : public Backend {
 
   void download(const ZoneSpan& zones) override {
     const std::size_t n = zones.count, S = zones.species_count;
-    ZONEODE_GPU_CHECK(gpuMemcpy(zones.abundances, abundances_.data(), n * S * sizeof(double), gpuMemcpyDeviceToHost));
+    if (!zones.device_arrays)  // device arrays: the abundances are in place already
+      ZONEODE_GPU_CHECK(gpuMemcpy(zones.abundances, abundances_.data(), n * S * sizeof(double), gpuMemcpyDeviceToHost));
     ZONEODE_GPU_CHECK(gpuMemcpy(zones.results, results_.data(), n * sizeof(ZoneResult), gpuMemcpyDeviceToHost));
     if (debug_) {
       for (std::size_t z = 0; z < n; ++z) {
@@ -271,7 +340,11 @@ class GpuBackend final : public Backend {
     }
     // physics.self_heating: each zone's T9 where its burn ended (ZoneResult::final_T9, set by the
     // kernels), as the CPU backend keeps it; the next outer step starts there.
-    if (self_heating_) {
+    if (self_heating_ && zones.device_arrays) {
+      std::vector<double> final_T9(n);
+      for (std::size_t z = 0; z < n; ++z) final_T9[z] = zones.results[z].final_T9;
+      ZONEODE_GPU_CHECK(gpuMemcpy(zones.temperature, final_T9.data(), n * sizeof(double), gpuMemcpyHostToDevice));
+    } else if (self_heating_) {
       for (std::size_t z = 0; z < n; ++z) zones.temperature[z] = zones.results[z].final_T9;
     }
   }
@@ -280,7 +353,9 @@ class GpuBackend final : public Backend {
     if (next_zone_) (void)gpuFree(next_zone_);
   }
 
-  std::string notes() const override { return choice_note_; }
+  std::string notes() const override {
+    return choice_note_ + (choice_note_.empty() || occupancy_note_.empty() ? "" : "; ") + occupancy_note_;
+  }
 
  private:
   // final with the implicit method and run.kernel_choice calibrated (issue 36; opt-in because the
@@ -325,11 +400,72 @@ class GpuBackend final : public Backend {
     throw std::runtime_error("final's calibration chose '" + winner + "', not a candidate (cache entry for another build?)");
   }
 
+  // The explicit methods' team kernels on NVIDIA: how many blocks per multiprocessor run best is a
+  // trade of occupancy against the L1 that the shared-memory carve-out leaves for the network
+  // (size_grid, kernel_common.hpp), and it depends on the network: the study's network ran 2x
+  // faster at 4 blocks than at 6, the generated s150 9% slower at 5 than at 6 (H100, 2026-12-06).
+  // So on the first batch the occupancy limit and the two below it each run occupancy_steps steps
+  // of the first zones (16 per resident block of the limit, at most the batch), timed with events,
+  // the zones' start restored after each; the fastest per zone-step is kept for the run. A zone's
+  // arithmetic does not depend on the occupancy, so the choice never changes a result (bitwise).
+  static constexpr std::int64_t occupancy_steps = 4;
+
+  void measure_occupancy() {
+    occupancy_pending_ = false;
+    const int limit = plan_.occupancy_limit;
+    const std::int64_t zones = std::min<std::int64_t>(zones_, 16LL * limit * context_.multiprocessors);
+    const std::size_t values = static_cast<std::size_t>(zones) * static_cast<std::size_t>(context_.species_count);
+    DeviceArray<double> start;
+    start.resize(values);
+    ZONEODE_GPU_CHECK(gpuMemcpy(start.data(), abundances_at_, values * sizeof(double), gpuMemcpyDeviceToDevice));
+    std::vector<ZoneResult> results(static_cast<std::size_t>(zones));
+    gpuEvent_t begin, end;
+    ZONEODE_GPU_CHECK(gpuEventCreate(&begin));
+    ZONEODE_GPU_CHECK(gpuEventCreate(&end));
+    const std::int64_t batch_zones = context_.zones;
+    context_.zones = zones;
+    int best_blocks = limit;
+    double best = 0.0;
+    std::string timings;
+    for (int blocks = limit; blocks >= std::max(1, limit - 2); --blocks) {
+      context_.resident_blocks_wanted = blocks;
+      plan_ = plan();
+      workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
+      gpu::KernelArgs args = batch_args();
+      args.zones = zones;
+      args.settings.max_steps = occupancy_steps;
+      ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
+      ZONEODE_GPU_CHECK(gpuEventRecord(begin));
+      ops_->launch(plan_, args);
+      ZONEODE_GPU_CHECK(gpuGetLastError());
+      ZONEODE_GPU_CHECK(gpuEventRecord(end));
+      ZONEODE_GPU_CHECK(gpuEventSynchronize(end));
+      float ms = 0.0f;
+      ZONEODE_GPU_CHECK(gpuEventElapsedTime(&ms, begin, end));
+      ZONEODE_GPU_CHECK(gpuMemcpy(results.data(), results_.data(), results.size() * sizeof(ZoneResult), gpuMemcpyDeviceToHost));
+      ZONEODE_GPU_CHECK(gpuMemcpy(abundances_at_, start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+      std::int64_t steps = 0;
+      for (const ZoneResult& r : results) steps += r.steps + r.rejected_steps;
+      const double ns = steps > 0 ? 1e6 * ms / static_cast<double>(steps) : 1e300;
+      char text[48];
+      std::snprintf(text, sizeof text, "%s%d %.1f", timings.empty() ? "" : ", ", blocks, ns);
+      timings += text;
+      if (blocks == limit || ns < best) best = ns, best_blocks = blocks;
+    }
+    (void)gpuEventDestroy(begin);
+    (void)gpuEventDestroy(end);
+    context_.zones = batch_zones;
+    context_.resident_blocks_wanted = best_blocks;
+    occupancy_note_ = std::to_string(best_blocks) + " blocks/SM, the fastest of " + std::to_string(limit) + "-" +
+                      std::to_string(std::max(1, limit - 2)) + " on the first " + std::to_string(zones) + " zones over " +
+                      std::to_string(occupancy_steps) + " steps (ns per zone-step by blocks/SM: " + timings + ")";
+  }
+
   std::string time_candidates(const std::vector<gpu::ImplicitCandidate>& candidates) {
     const std::size_t values = static_cast<std::size_t>(zones_) * static_cast<std::size_t>(context_.species_count);
     DeviceArray<double> start;
     start.resize(values);
-    ZONEODE_GPU_CHECK(gpuMemcpy(start.data(), abundances_.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+    ZONEODE_GPU_CHECK(gpuMemcpy(start.data(), abundances_at_, values * sizeof(double), gpuMemcpyDeviceToDevice));
     std::vector<ZoneResult> results(static_cast<std::size_t>(zones_));
     gpuEvent_t begin, end;
     ZONEODE_GPU_CHECK(gpuEventCreate(&begin));
@@ -344,7 +480,7 @@ class GpuBackend final : public Backend {
       workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
       gpu::KernelArgs args = batch_args();
       args.settings.max_steps = calibration_steps;
-      ZONEODE_GPU_CHECK(gpuMemcpy(abundances_.data(), start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+      ZONEODE_GPU_CHECK(gpuMemcpy(abundances_at_, start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
       ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
       ZONEODE_GPU_CHECK(gpuEventRecord(begin));
       ops_->launch(plan_, args);
@@ -364,7 +500,7 @@ class GpuBackend final : public Backend {
     }
     (void)gpuEventDestroy(begin);
     (void)gpuEventDestroy(end);
-    ZONEODE_GPU_CHECK(gpuMemcpy(abundances_.data(), start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+    ZONEODE_GPU_CHECK(gpuMemcpy(abundances_at_, start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
     ops_ = chosen;
     return best_name + " " + timings;
   }
@@ -372,9 +508,9 @@ class GpuBackend final : public Backend {
   gpu::KernelArgs batch_args() const {
     gpu::KernelArgs args = args_;
     args.zones = zones_;
-    args.temperature = temperature_.data();
-    args.density = density_.data();
-    args.abundances = abundances_.data();
+    args.temperature = temperature_at_;
+    args.density = density_at_;
+    args.abundances = abundances_at_;
     args.results = results_.data();
     args.workspace = workspace_.data();
     args.workspace_doubles = plan_.workspace_doubles;
@@ -398,6 +534,8 @@ class GpuBackend final : public Backend {
   std::string name_;
   std::string device_model_;     // the GPU's name (final's calibration key)
   bool calibrate_pending_ = false;
+  bool occupancy_pending_ = false;
+  std::string occupancy_note_;   // measure_occupancy: what it chose (notes())
   std::uint64_t network_hash_ = 0;
   std::string choice_note_;      // final's calibration: what it chose and why (notes())
   gpu::LaunchContext context_;
@@ -405,6 +543,10 @@ class GpuBackend final : public Backend {
   gpu::KernelArgs args_;
   DeviceArray<std::byte> rate_block_, step_block_;
   DeviceArray<double> temperature_, density_, abundances_, workspace_;
+  // The batch's zone arrays: this backend's copies above, or the caller's device arrays.
+  double* temperature_at_ = nullptr;
+  double* density_at_ = nullptr;
+  double* abundances_at_ = nullptr;
   DeviceArray<ZoneResult> results_;
   Uploads uploads_;
   unsigned long long* next_zone_ = nullptr;

@@ -332,34 +332,48 @@ int zoneode_burn(zoneode_burner* burner, int64_t zone_count, int species_count, 
   if (memory != ZONEODE_HOST_MEMORY && memory != ZONEODE_DEVICE_MEMORY)
     return fail(ZONEODE_ERROR_INVALID_ARGUMENT, std::string(function) + ": memory " + std::to_string(memory) +
                                                     ", expected ZONEODE_HOST_MEMORY (0) or ZONEODE_DEVICE_MEMORY (1)");
-  if (memory == ZONEODE_DEVICE_MEMORY)
-    return fail(ZONEODE_ERROR_UNSUPPORTED,
-                std::string(function) + ": ZONEODE_DEVICE_MEMORY is not implemented yet (" +
-                    burner->backend_description + "); pass host arrays");
+  const bool device_arrays = memory == ZONEODE_DEVICE_MEMORY;
+  if (device_arrays && !burner->backend->takes_device_arrays())
+    return fail(ZONEODE_ERROR_UNSUPPORTED, std::string(function) + ": ZONEODE_DEVICE_MEMORY: the " +
+                                               burner->backend->describe().backend +
+                                               " backend integrates host arrays only (" + burner->backend_description +
+                                               "); pass host arrays, or make the burner with run.backend: gpu");
   if (zone_count == 0) return ZONEODE_OK;
   if (T9 == nullptr) return null_argument(function, "T9");
   if (rho == nullptr) return null_argument(function, "rho");
   if (Y == nullptr) return null_argument(function, "Y");
-  if (burner->compact->physics().self_heating) {  // its floor would lift a colder zone without a word
-    for (std::int64_t zone = 0; zone < zone_count; ++zone) {
-      if (T9[zone] >= zoneode::self_heating_min_T9) continue;
-      return fail(ZONEODE_ERROR_INVALID_ARGUMENT,
-                  std::string(function) + ": T9[" + std::to_string(zone) + "] " + zoneode::format_number(T9[zone]) +
-                      ", below self-heating's floor: expected T9 >= " +
-                      zoneode::format_number(zoneode::self_heating_min_T9) + " [GK] (physics.self_heating holds it there)");
-    }
-  }
+  // The backends never write rho (ZoneSpan holds it as double* for their uploads).
+  const zoneode::ZoneSpan zones{zone_count, species, T9, const_cast<double*>(rho), Y, nullptr, device_arrays};
   return guarded(function, [&] {
     zoneode::Backend& backend = *burner->backend;
+    if (device_arrays) {
+      const std::string refusal = backend.device_arrays_refusal(zones);
+      if (!refusal.empty())
+        return fail(ZONEODE_ERROR_INVALID_ARGUMENT, std::string(function) + ": memory ZONEODE_DEVICE_MEMORY, but " +
+                                                        refusal + " (" + burner->backend_description + ")");
+    }
+    if (burner->compact->physics().self_heating) {  // its floor would lift a colder zone without a word
+      const std::vector<double> on_device =
+          device_arrays ? backend.read_device_doubles(T9, zone_count) : std::vector<double>{};
+      const double* temperature = device_arrays ? on_device.data() : T9;
+      for (std::int64_t zone = 0; zone < zone_count; ++zone) {
+        if (temperature[zone] >= zoneode::self_heating_min_T9) continue;
+        return fail(ZONEODE_ERROR_INVALID_ARGUMENT,
+                    std::string(function) + ": T9[" + std::to_string(zone) + "] " +
+                        zoneode::format_number(temperature[zone]) + ", below self-heating's floor: expected T9 >= " +
+                        zoneode::format_number(zoneode::self_heating_min_T9) +
+                        " [GK] (physics.self_heating holds it there)");
+      }
+    }
     if (burner->settings.end_time != end) {
       burner->settings.end_time = end;
       if (!backend.set_time_span(start, end)) backend.prepare(*burner->compact, burner->settings);
     }
     burner->results.resize(static_cast<std::size_t>(zone_count));
-    // The backends never write rho (ZoneSpan holds it as double* for their uploads).
-    const zoneode::ZoneSpan zones{zone_count, species, T9, const_cast<double*>(rho), Y, burner->results.data()};
+    zoneode::ZoneSpan span = zones;
+    span.results = burner->results.data();  // on the host, whatever memory the zone arrays are in
     zoneode::BatchSeconds seconds;
-    zoneode::integrate_in_batches(backend, zones, seconds);  // the program's loop (backends/batches.cpp)
+    zoneode::integrate_in_batches(backend, span, seconds);  // the program's loop (backends/batches.cpp)
     std::int64_t failed = 0, first_failed = -1;
     int first_status = zoneode::zone_ok;
     for (std::int64_t zone = 0; zone < zone_count; ++zone) {

@@ -61,6 +61,16 @@ class Backend {
   // the settings given to prepare() stay: true where the backend took it without a new prepare(),
   // false where the caller must prepare() again with the new settings.
   virtual bool set_time_span(double /*start_time*/, double /*end_time*/) { return false; }
+  // Whether upload()/download() take spans whose T9, rho and Y are device pointers
+  // (ZoneSpan::device_arrays; the library's ZONEODE_DEVICE_MEMORY): the GPU backend does.
+  virtual bool takes_device_arrays() const { return false; }
+  // For such a span: "" when its arrays are memory the backend can integrate in place, else why
+  // not (a host pointer, another GPU's memory).
+  virtual std::string device_arrays_refusal(const ZoneSpan& /*zones*/) const { return "host arrays only"; }
+  // count doubles from a device array of the backend's GPU, for checks made on the host.
+  virtual std::vector<double> read_device_doubles(const double* /*device*/, std::int64_t /*count*/) const {
+    return {};
+  }
   // What the backend decided while integrating that the run should report (the GPU's implicit
   // final: the kernel its calibration chose, and the timings); "" where nothing.
   virtual std::string notes() const { return {}; }

@@ -23,7 +23,8 @@ void integrate_in_batches(Backend& backend, const ZoneSpan& zones, BatchSeconds&
   const std::int64_t species = zones.species_count;
   for (std::int64_t first = 0; first < zones.count; first += most) {
     const ZoneSpan span{std::min(most, zones.count - first), zones.species_count, zones.temperature + first,
-                        zones.density + first, zones.abundances + first * species, zones.results + first};
+                        zones.density + first, zones.abundances + first * species, zones.results + first,
+                        zones.device_arrays};
     const double upload_start = now_seconds();
     backend.upload(span);
     const double integrate_start = now_seconds();

@@ -13,7 +13,7 @@ void ZoneBatch::resize(std::int64_t zones, int species) {
 
 ZoneSpan ZoneBatch::span(std::int64_t first, std::int64_t zones) {
   return ZoneSpan{zones, species_count, temperature.data() + first, density.data() + first,
-                  zone_abundances(first), results.data() + first};
+                  zone_abundances(first), results.data() + first, false};
 }
 
 }  // namespace zoneode

@@ -18,6 +18,10 @@ struct ZoneSpan {
   double* density = nullptr;      // rho [g/cm^3]
   double* abundances = nullptr;   // Y [zone][species], in and out
   ZoneResult* results = nullptr;  // out
+  // temperature, density and abundances are device pointers of the backend's GPU (the library's
+  // ZONEODE_DEVICE_MEMORY; results stay on the host): only a backend whose device_arrays_refusal()
+  // is empty takes such a span.
+  bool device_arrays = false;
 };
 
 struct ZoneBatch {
