@@ -168,8 +168,8 @@ ZONEODE_EXPORT int zoneode_burn(zoneode_burner* burner, int64_t zone_count, int 
    when none is (only decks with physics.partition_functions need it). Looked for once per process
    (at the first call, or the first burner that needs it), in this order: the
    environment's ZONEODE_DATA_DIR; share/zoneode/data beside the library's own folder (an installed,
-   possibly relocated, prefix); the install prefix configured at build time; the source tree (the
-   build tree's library). */
+   possibly relocated, prefix); the source tree (the build tree's library); the install prefix
+   configured at build time. The program looks for it alike, beside itself. */
 ZONEODE_EXPORT const char* zoneode_data_dir(void);
 
 #ifdef __cplusplus

@@ -86,31 +86,14 @@ int null_argument(const char* function, const char* argument) {
   return fail(ZONEODE_ERROR_NULL_ARGUMENT, std::string(function) + ": " + argument + " is NULL");
 }
 
-bool is_file(const std::filesystem::path& path) {
-  std::error_code error;
-  return std::filesystem::is_regular_file(path, error);
-}
-
-// The shipped data folder (zoneode_data_dir's order), where it holds the default partition table.
+// The shipped data folder (zoneode_data_dir's order), where it holds the default partition table:
+// the program's search (physics/partition_table.cpp) with the folder beside this library.
 std::string find_data_dir() {
-  const std::string source_tree = ZONEODE_DATA_DIR;
-  // The shipped table's path below the data folder, as physics/partition_table.cpp names it.
-  const std::string table = zoneode::shipped_partition_table_name();
-  std::vector<std::filesystem::path> candidates;
-  if (const char* from_environment = std::getenv("ZONEODE_DATA_DIR"); from_environment && *from_environment)
-    candidates.emplace_back(from_environment);
   Dl_info library{};
+  std::string beside;
   if (dladdr(reinterpret_cast<void*>(&zoneode_data_dir), &library) != 0 && library.dli_fname != nullptr)
-    candidates.push_back(std::filesystem::path(library.dli_fname).parent_path() / ZONEODE_LIBRARY_TO_DATA_DIR);
-  candidates.emplace_back(ZONEODE_INSTALL_DATA_DIR);
-  candidates.emplace_back(source_tree);
-  for (const std::filesystem::path& folder : candidates) {
-    if (!is_file(folder.string() + table)) continue;
-    std::error_code error;
-    const std::filesystem::path canonical = std::filesystem::weakly_canonical(folder, error);
-    return error ? folder.string() : canonical.string();
-  }
-  return "";
+    beside = (std::filesystem::path(library.dli_fname).parent_path() / ZONEODE_LIBRARY_TO_DATA_DIR).string();
+  return zoneode::find_shipped_data_folder(beside);
 }
 
 std::vector<std::string> override_list(const char* const* overrides, int count) {
@@ -130,7 +113,7 @@ void read_input(zoneode_burner& burner, zoneode::Deck deck) {
     if (data.empty())
       throw zoneode::InputError("physics.partition_functions: the shipped partition table (" + table.substr(1) +
                                 ") is in no data folder: not in $ZONEODE_DATA_DIR, share/zoneode/data beside the "
-                                "library, " ZONEODE_INSTALL_DATA_DIR " or " ZONEODE_DATA_DIR
+                                "library, " ZONEODE_DATA_DIR " or " ZONEODE_INSTALL_DATA_DIR
                                 "; set ZONEODE_DATA_DIR or physics.partition_table");
     physics.partition_table = data + table;
   }

@@ -104,28 +104,34 @@ PartitionTable read_partition_table(const std::string& path) {
 
 std::string shipped_partition_table_name() { return "/partition_functions/rt2000_frdm_rpz24.txt"; }
 
-std::string default_partition_table_path() {
-  // The shipped data folder, first where it holds the table: $ZONEODE_DATA_DIR; beside the running
-  // program as installed (bin/ -> share/zoneode/data: an installed or Spack-built zoneode, moved
-  // prefixes included); the source tree (a build tree's program); the configured install prefix.
-  // None: the source tree's path, which the reader then names as missing (issue 40: an installed
-  // zoneode read the table from the source tree only).
+std::string find_shipped_data_folder(const std::string& beside) {
+  // The order: $ZONEODE_DATA_DIR; the data folder as installed beside the running program or library
+  // (bin/ or lib/ -> share/zoneode/data: an installed or Spack-built zoneode, moved prefixes included);
+  // the source tree (a build tree's binaries); the configured install prefix.
   const std::string name = shipped_partition_table_name();
   std::vector<std::string> folders;
   if (const char* from_environment = std::getenv("ZONEODE_DATA_DIR"); from_environment && *from_environment)
     folders.emplace_back(from_environment);
-  std::error_code error;
-  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) folders.push_back((program.parent_path() / ZONEODE_PROGRAM_TO_DATA_DIR).string());
+  if (!beside.empty()) folders.push_back(beside);
   folders.emplace_back(ZONEODE_DATA_DIR);
   folders.emplace_back(ZONEODE_INSTALL_DATA_DIR);
   for (const std::string& folder : folders) {
-    if (std::filesystem::is_regular_file(folder + name, error)) {
-      const std::filesystem::path canonical = std::filesystem::weakly_canonical(folder + name, error);
-      return error ? folder + name : canonical.string();
-    }
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(folder + name, error)) continue;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(folder, error);
+    return error ? folder : canonical.string();
   }
-  return std::string(ZONEODE_DATA_DIR) + name;
+  return "";
+}
+
+std::string default_partition_table_path() {
+  // None found: the source tree's path, which the reader then names as missing (issue 40: an
+  // installed zoneode read the table from the source tree only).
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::string folder =
+      find_shipped_data_folder(error ? std::string() : (program.parent_path() / ZONEODE_PROGRAM_TO_DATA_DIR).string());
+  return (folder.empty() ? std::string(ZONEODE_DATA_DIR) : folder) + shipped_partition_table_name();
 }
 
 }  // namespace zoneode

@@ -28,5 +28,10 @@ PartitionTable read_partition_table(const std::string& path);
 std::string default_partition_table_path();
 // The shipped table's path below a data folder ("/partition_functions/...").
 std::string shipped_partition_table_name();
+// The first data folder that holds the shipped table ("" if none): $ZONEODE_DATA_DIR, then `beside`
+// (the installed data folder next to the running program or library; "" to skip), the source tree,
+// the configured install prefix. The program (default_partition_table_path) and the library
+// (zoneode_data_dir) search alike.
+std::string find_shipped_data_folder(const std::string& beside);
 
 }  // namespace zoneode
