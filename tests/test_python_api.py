@@ -90,6 +90,29 @@ for deck, zones, T9_value, rho_value, overrides in [
         check(result_hash(Y, results) == expected,
               f"{deck} {' '.join(overrides)}: result hash {result_hash(Y, results)}, the program's {expected}")
 
+# Device arrays (objects with __cuda_array_interface__, as CuPy's): their pointers reach zoneode_burn as
+# ZONEODE_DEVICE_MEMORY. A CPU burner refuses them (UNSUPPORTED, the library's answer: the module passed
+# them on); host and device arrays mixed are refused by the module. (On a GPU build with a GPU burner
+# the library burns them in place: tests/gpu/api_device_memory.cpp.)
+class FakeDeviceArray:
+    def __init__(self, host):
+        self.host = host
+        self.__cuda_array_interface__ = {"shape": host.shape, "typestr": "<f8", "data": (host.ctypes.data, False),
+                                         "version": 3, "strides": None}
+with zoneode.Burner(file=os.path.join(source_dir, "inputs/quick.yaml")) as burner:
+    T9d, rhod = FakeDeviceArray(np.full(2, 2.0)), FakeDeviceArray(np.full(2, 1e6))
+    Yd = FakeDeviceArray(np.tile(burner.deck_abundances(), (2, 1)))
+    try:
+        burner.burn(T9d, rhod, Yd, 1e-4)
+        check(False, "device arrays on a CPU burner: no error")
+    except zoneode.ZoneodeError as error:
+        check(error.code == -4 and "host arrays only" in str(error), f"device arrays on a CPU burner: {error}")
+    try:
+        burner.burn(T9d, np.full(2, 1e6), Yd, 1e-4)
+        check(False, "host and device arrays mixed: no error")
+    except ValueError as error:
+        check("rho is a host array" in str(error), f"host and device arrays mixed: {error}")
+
 # The decay chain from deck text against its exact (Bateman) solution over 2 s.
 text = ("network: {source: decay_chain, rates: [3.0, 0.7, 0.05]}\n"
         "integrator: {method: implicit, schedule: adaptive, start_time: 1.0e-6, rtol: 1.0e-8, atol: 1.0e-14}\n")

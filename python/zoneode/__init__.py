@@ -203,7 +203,11 @@ class Burner:
 
     def burn(self, T9, rho, Y, dt):
         """Burns len(T9) zones over dt [s]. Returns (Y, T9, results): Y [zones, species] after the burn,
-        T9 after it (changed only with physics.self_heating), results a RESULT_DTYPE array per zone."""
+        T9 after it (changed only with physics.self_heating), results a RESULT_DTYPE array per zone.
+        GPU arrays (CuPy, or any object with __cuda_array_interface__: float64, C-ordered) are burned in
+        place on the device with a burner made with run.backend: gpu (ZONEODE_DEVICE_MEMORY, no copy)."""
+        if any(hasattr(array, "__cuda_array_interface__") for array in (T9, rho, Y)):
+            return self._burn_device(T9, rho, Y, dt)
         T9 = np.require(np.atleast_1d(T9), np.float64, ["C_CONTIGUOUS", "WRITEABLE", "ALIGNED"])
         rho = np.require(np.atleast_1d(rho), np.float64, ["C_CONTIGUOUS", "ALIGNED"])
         zones = T9.shape[0]
@@ -218,6 +222,31 @@ class Burner:
         code = _check(_lib.zoneode_burn(self._live(), zones, self.species_count, float(dt), _pointer(T9),
                                         _pointer(rho), _pointer(Y), results.ctypes.data_as(ctypes.c_void_p),
                                         HOST_MEMORY))
+        self.last_burn_failed = code == ZONES_FAILED
+        self.last_message = _lib.zoneode_last_error().decode(errors="replace") if self.last_burn_failed else ""
+        return Y, T9, results
+
+    def _burn_device(self, T9, rho, Y, dt):
+        """burn() on device arrays: their pointers go to the library as they are (all three must be)."""
+        def pointer(array, name, shape):
+            interface = getattr(array, "__cuda_array_interface__", None)
+            if interface is None:
+                raise ValueError(f"zoneode.Burner.burn: {name} is a host array while another is a device array: "
+                                 "expected T9, rho and Y all on the device (or all on the host)")
+            dims, strides = tuple(interface["shape"]), interface.get("strides")
+            c_ordered = strides is None or tuple(strides) == tuple(8 * int(np.prod(dims[k + 1:])) for k in range(len(dims)))
+            if np.dtype(interface["typestr"]) != np.float64 or not c_ordered:
+                raise ValueError(f"zoneode.Burner.burn: {name} ({interface['typestr']}, strides "
+                                 f"{interface.get('strides')}): expected float64, C-ordered")
+            if int(np.prod(interface["shape"])) != int(np.prod(shape)):
+                raise ValueError(f"zoneode.Burner.burn: {name} {tuple(interface['shape'])}: expected {shape}")
+            return ctypes.cast(interface["data"][0], _double_p)
+        zones = int(np.prod(T9.__cuda_array_interface__["shape"])) if hasattr(T9, "__cuda_array_interface__") else len(T9)
+        results = np.zeros(zones, dtype=RESULT_DTYPE)
+        code = _check(_lib.zoneode_burn(self._live(), zones, self.species_count, float(dt),
+                                        pointer(T9, "T9", (zones,)), pointer(rho, "rho", (zones,)),
+                                        pointer(Y, "Y", (zones, self.species_count)),
+                                        results.ctypes.data_as(ctypes.c_void_p), DEVICE_MEMORY))
         self.last_burn_failed = code == ZONES_FAILED
         self.last_message = _lib.zoneode_last_error().decode(errors="replace") if self.last_burn_failed else ""
         return Y, T9, results
