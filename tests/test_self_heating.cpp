@@ -118,7 +118,8 @@ Network t_dependent_network() {
   return network_of({species("c12", 6, 12), species("c12m", 6, 12), species("mg24", 12, 24)}, {first, second});
 }
 
-// d(Y, T9)/dt from the library's rates and fluxes, the EOS's c_v: the ODE, not its integrator.
+// d(Y, T9)/dt from the library's rates and fluxes, the EOS's c_v: the ODE (dU/dt = eps, U's
+// composition term included: physics/self_heating.hpp), not its integrator.
 void reference_rhs(const CompactNetwork& compact, double rho, const std::vector<double>& state, std::vector<double>& out) {
   const RateView rates = compact.rate_view();
   const StepView net = compact.step_view();
@@ -134,7 +135,16 @@ void reference_rhs(const CompactNetwork& compact, double rho, const std::vector<
     ye += net.species_Z[i] * state[i];
   }
   const double eps = energy_release_rate(net, flux.data()) * cgs::avogadro * cgs::mev_to_erg;  // [erg/(g s)]
-  out[n] = eps / specific_heat(T9 * 1e9, rho, ions, ye) / 1e9;
+  // dU/dt = eps with U's composition term: the ideal ions' 3/2 R T per mol of ions. These networks
+  // keep sum Z Y (a -> b and b + b -> c conserve charge), so the electrons' term is 0.
+  double ion_rate = 0.0, ye_rate = 0.0;
+  for (int i = 0; i < n; ++i) {
+    ion_rate += out[i];
+    ye_rate += net.species_Z[i] * out[i];
+  }
+  EXPECT_NEAR(ye_rate, 0.0, 1e-12 * std::fabs(ion_rate) + 1e-300);
+  const double ion_power = 1.5 * cgs::gas_constant * T9 * 1e9 * ion_rate;  // [erg/(g s)]
+  out[n] = (eps - ion_power) / specific_heat(T9 * 1e9, rho, ions, ye) / 1e9;
 }
 
 std::vector<double> rk4_reference(const CompactNetwork& compact, double rho, std::vector<double> state, int steps) {

@@ -115,8 +115,9 @@ inline std::int64_t workspace_doubles(const MethodNetwork& network) {
 // passed the checks, with result.status saying why and result.time_reached how far. The contract
 // of every method's integrate_zone (integrators/methods.hpp); `workspace` holds
 // workspace_doubles() values. The readable serial reference that the CPU backend runs per zone.
-// With self-heating (net.self_heating) T9 is one more variable of the step, dT9/dt = g = S / c_v
-// (physics/self_heating.hpp), advanced as the abundances are: geometric, T9 + dt g(Y, T9) (first
+// With self-heating (net.self_heating) T9 is one more variable of the step, dT9/dt = g = (eps -
+// sum_i dU/dY_i dY_i/dt) / c_v (physics/self_heating.hpp; dY/dt from the fluxes that give eps, so
+// that the internal energy rises by the energy released), advanced as the abundances are: geometric, T9 + dt g(Y, T9) (first
 // order, as the species' update); adaptive, the full step T9 + dt g0 against two half steps, the
 // second with g at the half step's state and T9 (its rate factors evaluated there), the difference
 // in the error estimate. result.final_T9 is where it ended (T9 itself otherwise).
@@ -140,7 +141,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
     reductions.release_rate_start = energy_release_rate(net, work.flux);
     const double heating_start =
-        heating ? heating_rate(reductions.release_rate_start, T9, rho, ion_sum(net, Y), electron_fraction(net, Y))
+        heating ? heating_rate(reductions.release_rate_start, composition_rates_of_fluxes(net, work.flux), T9, rho,
+                               ion_sum(net, Y), electron_fraction(net, Y))
                 : 0.0;
     double next_T9 = fmax(T9 + step * heating_start, self_heating_min_T9);  // geometric; adaptive: the full step
     Array proposed = work.y_full;
@@ -157,8 +159,9 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       zone_rate_factors(rates, half_T9, rho, half_rate_factor);
       zone_fluxes(net, half_rate_factor, work.y_half, work.flux, half_T9, rho);
       reductions.release_rate_mid = energy_release_rate(net, work.flux);
-      const double heating_mid = heating_rate(reductions.release_rate_mid, half_T9, rho, ion_sum(net, work.y_half),
-                                              electron_fraction(net, work.y_half));
+      const double heating_mid =
+          heating_rate(reductions.release_rate_mid, composition_rates_of_fluxes(net, work.flux), half_T9, rho,
+                       ion_sum(net, work.y_half), electron_fraction(net, work.y_half));
       apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor);
       const double full_T9 = next_T9;
       next_T9 = fmax(half_T9 + 0.5 * step * heating_mid, self_heating_min_T9);
