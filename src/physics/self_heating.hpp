@@ -20,8 +20,9 @@
 // T's row and column in the Jacobian (the pieces below: d lambda / d T9 analytic, partition
 // functions', screening's, c_v's and dU/dY's derivatives by central differences; the row also
 // carries sum_i dU/dY_i J_ij); qss2 and asymptotic
-// (integrators/qss2.hpp, asymptotic.hpp) advance it with the step's predictor-corrector and put it
-// in their error estimates. With self-heating off none of it runs.
+// (integrators/qss2.hpp, asymptotic.hpp) advance it with the step's predictor-corrector (the
+// asymptotic method each step's T9 from the energy balance over it, energy_conserving_T9) and put
+// it in their error estimates. With self-heating off none of it runs.
 //
 // The operator-split update this replaced (T jumped by the step's energy over c_v after each
 // accepted step, first order in dt, outside error control) is gone; the GPU team kernels do not
@@ -94,6 +95,20 @@ ZONEODE_HD inline CompositionRates composition_rates_of_fluxes(const StepView& n
   return c;
 }
 
+// sum_i (to_i - from_i) and sum_i Z_i (to_i - from_i) [mol/g]: a step's composition change, in the
+// same two sums (CompositionRates' fields, here changes rather than rates).
+using CompositionChange = CompositionRates;
+template <typename From, typename To>
+ZONEODE_HD inline CompositionChange composition_change(const StepView& net, const From& from, const To& to) {
+  CompositionChange c;
+  for (int i = 0; i < net.species_count; ++i) {
+    const double d = to[i] - from[i];
+    c.ions += d;
+    c.ye += net.species_Z[i] * d;
+  }
+  return c;
+}
+
 // The zone's thermal response at T9 [GK], rho [g/cm^3], ion_sum = sum Y, ye = sum Z Y [mol/g]: c_v
 // and dU/dY_i = per_ion + Z_i per_ye [erg/mol] at fixed T and rho, per_ion = 3/2 R T (ideal ions),
 // per_ye = the e-/e+ gas's energy_per_ye (physics/eos.hpp; radiation does not depend on Y). Both
@@ -127,6 +142,21 @@ ZONEODE_HD inline double heating_rate(double release, const CompositionRates& ch
 ZONEODE_HD inline double heating_rate(double release, const CompositionRates& change, double T9, double rho,
                                       double ion_sum, double ye) {
   return heating_rate(release, change, thermal_response(T9, rho, ion_sum, ye));
+}
+
+// The T9 [GK] after a step from T9 at (ion_sum, ye) [mol/g] that released `released` [MeV mol/g]
+// and changed sum Y by ion_change and sum Z Y by ye_change [mol/g], given a first-order estimate
+// T9_estimate of it: U(T9_new, Y_new) - U(T9, Y) = released N_A MeV with U's line integral taken
+// by the midpoint rule, c_v and dU/dY at the step's midpoint (exact for the ions' part, whose
+// dU/dY is linear in T; third order in the step otherwise). The first-order asymptotic method
+// advances T9 so (integrators/asymptotic.hpp): an Euler step in T alone leaves U's rise off the
+// release by c_v's and dU/dY's change over the step (measured 5.4e-5 of the release at rtol 1e-6).
+ZONEODE_HD inline double energy_conserving_T9(double released, double T9, double T9_estimate, double rho,
+                                              double ion_sum, double ye, double ion_change, double ye_change) {
+  const ThermalResponse mid =
+      thermal_response(0.5 * (T9 + T9_estimate), rho, ion_sum + 0.5 * ion_change, ye + 0.5 * ye_change);
+  const double composition_energy = mid.per_ion * ion_change + mid.per_ye * ye_change;  // [erg/g]
+  return T9 + (heating_per_release * released - composition_energy / cgs::kelvin_per_gk) / mid.cv;
 }
 
 // The thermal response and its derivatives for the implicit method's temperature row and corner:
