@@ -240,7 +240,8 @@ TEST(SelfHeatingEnergy, CompositionDerivativesAreCentralDifferencesOfTheInternal
             ++unresolvable;
             continue;
           }
-          const double d_ye = difference([&](double e) { return internal_energy_exact(T, rho, ions, e); }, ye, 1e-3 * ye);
+          const double d_ye =
+              difference([&](double e) { return internal_energy_exact(T, rho, ions, e); }, ye, 1e-3 * ye);
           const double d_ion = difference([&](double i) { return internal_energy_exact(T, rho, i, ye); }, ions, 1e-3);
           const double d_T = difference([&](double t) { return internal_energy_exact(t, rho, ions, ye); }, T, 1e-3 * T);
           const double e_ye = std::fabs(r.per_ye - d_ye) / (std::fabs(d_ye) + scale);
@@ -271,7 +272,8 @@ TEST(SelfHeatingEnergy, ElectronTermHasItsLimits) {
   const double T_nd = 0.01 * cgs::kelvin_per_gk;  // beta = k T / m_e c^2 = 1.7e-3
   const ElectronPositronGas thin = electron_positron_gas(T_nd, 1e-2, 0.5);
   // The first relativistic correction is of order beta (1.0045 here).
-  EXPECT_NEAR(thin.energy_per_ye / (1.5 * cgs::avogadro * cgs::boltzmann * T_nd), 1.0, 3.0 * eos_table_detail::beta_of_T9(0.01));
+  EXPECT_NEAR(thin.energy_per_ye / (1.5 * cgs::avogadro * cgs::boltzmann * T_nd), 1.0,
+              3.0 * eos_table_detail::beta_of_T9(0.01));
   const ElectronPositronGas pairs = electron_positron_gas(5.0 * cgs::kelvin_per_gk, 1e-2, 0.5);
   EXPECT_GT(pairs.positron_density, 1e3 * 0.5 * 1e-2 * cgs::avogadro);  // pairs dominate
   EXPECT_NEAR(pairs.energy_per_ye / (cgs::avogadro * mc2), -1.0, 0.05);

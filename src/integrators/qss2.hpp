@@ -26,9 +26,10 @@
 //
 // Self-heating (physics.self_heating): T9 is one more variable of the step, dT9/dt = g = (eps -
 // sum_i dU/dY_i dY_i/dt) / c_v (physics/self_heating.hpp: the internal energy's composition term
-// with dY/dt from the same fluxes as eps, so that U rises by the energy released): predictor T_p = T0 + dt g(Y0, T0), the predictor's fluxes at (y_p, T_p)
-// with the rate factors at T_p, corrector T_c = T0 + dt (g(Y0, T0) + g(y_p, T_p)) / 2 (the same
-// trapezoid as the energy), and |T_c - T_p| / (atol + rtol max(T0, T_c)) in the error estimate.
+// with dY/dt from the same fluxes as eps, so that U rises by the energy released): predictor
+// T_p = T0 + dt g(Y0, T0), the predictor's fluxes at (y_p, T_p) with the rate factors at T_p,
+// corrector T_c = T0 + dt (g(Y0, T0) + g(y_p, T_p)) / 2 (the same trapezoid as the energy), and
+// |T_c - T_p| / (atol + rtol max(T0, T_c)) in the error estimate.
 // Mass is not conserved exactly (nor by the asymptotic method): StepControl's drift check applies.
 // Host/device: no allocation, exceptions or virtual calls; the caller supplies the workspace.
 #pragma once
