@@ -3,7 +3,8 @@
 // repetitions of the time per call of a loop of calls, for the exact gas (specific_heat_exact,
 // with the quadrature passes, Newton iterations, the point takes) and for the tabulated one
 // self-heating uses (specific_heat, physics/eos_table.hpp; the table's one-off build timed apart),
-// in the same run. One thread.
+// in the same run; and self-heating's read of the table's c_v with du_ele/dYe (the energy per added
+// electron, issue 39 item 1: electron_gas_response, one stencil for both). One thread.
 // Run: ./build/zoneode-eos-cost [calls_per_point]
 #include <algorithm>
 #include <chrono>
@@ -44,12 +45,19 @@ int main(int argc, char** argv) {
   std::printf("%8s", "T9\\rho");
   for (double rho : rhos) std::printf("  %17.0e", rho);
   std::printf("\n");
-  std::vector<double> exact_all, table_all;
+  std::vector<double> exact_all, table_all, response_all;
+  // c_v and du_ele/dYe from one table read (what a self-heated step reads since issue 39 item 1).
+  auto response = [](double T, double rho, double ions, double ye) {
+    const zoneode::ElectronGasResponse r = zoneode::electron_gas_response(T, rho, ye);
+    return zoneode::ion_specific_heat(ions) + r.specific_heat + r.energy_per_ye;
+  };
   for (double T9 : T9s) {
     std::printf("%8g", T9);
     for (double rho : rhos) {
       const double exact_ns = median_ns_per_call(calls, T9, rho, ions, ye, zoneode::specific_heat_exact, sink);
       const double table_ns = median_ns_per_call(calls, T9, rho, ions, ye, zoneode::specific_heat, sink);
+      const double response_ns = median_ns_per_call(calls, T9, rho, ions, ye, response, sink);
+      response_all.push_back(response_ns);
       const int passes = zoneode::electron_positron_gas(T9 * 1e9, rho, ye).iterations;
       std::printf("  %8.0f [%d] / %4.0f", exact_ns, passes, table_ns);
       exact_all.push_back(exact_ns);
@@ -59,8 +67,11 @@ int main(int argc, char** argv) {
   }
   std::sort(exact_all.begin(), exact_all.end());
   std::sort(table_all.begin(), table_all.end());
+  std::sort(response_all.begin(), response_all.end());
   std::printf("over the %zu points, ns per call: exact median %.0f (min %.0f, max %.0f); table median %.0f (min %.0f, max %.0f)\n",
               exact_all.size(), exact_all[exact_all.size() / 2], exact_all.front(), exact_all.back(),
               table_all[table_all.size() / 2], table_all.front(), table_all.back());
+  std::printf("table read of c_v with du/dYe (electron_gas_response): median %.0f (min %.0f, max %.0f)\n",
+              response_all[response_all.size() / 2], response_all.front(), response_all.back());
   return sink == 12345.0;  // never: keeps the loops
 }

@@ -263,12 +263,6 @@ PhysicsOptions read_physics(DeckSection section, IntegrationMethod method, Backe
                      " on run.backend gpu (its GPU kernels do not carry T9 in the state; use run.backend cpu or "
                      "integrator.method implicit)",
                  "true");
-  // bdf does not carry T9 in its state (integrators/bdf.hpp).
-  if (physics.self_heating && method == IntegrationMethod::bdf)
-    section.fail("self_heating",
-                 "false with integrator.method bdf (bdf does not carry T9 in the state; use integrator.method implicit "
-                 "or qss2)",
-                 "true");
   // Read (and written out) only with self-heating on: other decks resolve as before.
   if (physics.self_heating)
     physics.eos = section.choice("eos", EosEvaluation::table, eos_evaluation_choices, eos_evaluation_name);

@@ -36,10 +36,18 @@
 // the whole history. Counts: rhs_evaluations (Newton iterations and Jacobians each one flux
 // evaluation), jacobian_evaluations, factorizations.
 //
-// Not supported: physics.self_heating (the deck refuses it for bdf; a direct call fails the zone
-// as zone_bad_input) and the geometric schedule (the deck refuses it; a direct call runs the
-// steps at order 1 with a failed Newton iteration stopping the zone as non_finite). On the GPU
-// backend the deck refuses bdf; this code is host/device so that a kernel can reuse it.
+// Self-heating (physics.self_heating, physics/self_heating.hpp): T9 is one more column of the
+// history (after the energy), predicted, corrected by the Newton iteration and in the error test
+// (scaled by atol + rtol max(|T9|, |T9_new|)) and the order selection as the abundances are; each
+// flux evaluation takes the rate factors at the iterate's T9. The Newton matrix is bordered by T's
+// column, row and corner as in the implicit method (temperature_border, implicit.hpp) and solved by
+// the same block elimination (w = M^-1 b once per factorisation, then one scalar per update); the
+// border is reused with the Jacobian. Energy balance (tests/test_self_heating_energy.cpp): within
+// 1e-6 of the mass-excess release at rtol 1e-8, 1.6e-6 at most at rtol 1e-6. Not supported: the
+// geometric schedule (the deck refuses it; a direct call runs the steps at order 1 with a failed
+// Newton iteration stopping the zone as non_finite). On the GPU backend the deck refuses
+// self-heating with bdf (its kernel does not carry T9); this code is host/device so that a kernel
+// can reuse it.
 // Host/device: no allocation, exceptions or containers. Workspace: the implicit method's layout
 // (ImplicitStructure) followed by the history, (max_order + 3) x (species + 1) doubles.
 #pragma once
@@ -93,8 +101,10 @@ ZONEODE_HD inline double gamma_sum(int k) {
 ZONEODE_HD inline double error_constant(int k) { return 1.0 / (k + 1); }
 
 // Doubles of scratch one zone needs: the implicit method's workspace, then the history.
+// History width: the species, the released energy and, with self-heating, T9.
 inline std::int64_t workspace_doubles(const MethodNetwork& network) {
-  return network.implicit.layout.total + static_cast<std::int64_t>(history_rows) * (network.step.species_count + 1);
+  return network.implicit.layout.total +
+         static_cast<std::int64_t>(history_rows) * (network.step.species_count + 1 + (network.step.self_heating ? 1 : 0));
 }
 
 // R(k, r): the (k+1) x (k+1) matrix that maps backward differences of step h to those of step r h
@@ -171,7 +181,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   const ImplicitView& imp = network.implicit;
   const ImplicitWorkspace<Array> work = implicit_workspace_at(imp.layout, workspace);
   const int n = net.species_count;
-  const int width = n + 1;  // the species, then the released energy [MeV mol/g] since the last step
+  const bool heating = net.self_heating != 0;
+  // The species, then the released energy [MeV mol/g] since the last step, then (self-heating) T9.
+  const int width = n + 1 + (heating ? 1 : 0);
+  const int t_column = n + 1;  // T9's column (self-heating only)
   const Array history = workspace + imp.layout.total;
   const Array iterate = work.stages;          // the Newton iterate y
   const Array correction = work.stages + n;   // y - y_pred
@@ -179,9 +192,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   const Array update = work.stages + 3 * n;   // one Newton update
   const Array f = work.state;                 // f at the iterate
   const double initial_mass = mass_fraction_sum(net, Y);
-  const bool supported = net.self_heating == 0;
-  StepControl control(settings, initial_mass,
-                      supported && zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
+  StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
   if (control.running()) zone_rate_factors(rates, T9, rho, work.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
   const bool ye_rank = imp.jacobian.ye_term_count > 0 || net.screening != 0;
@@ -201,12 +212,25 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   double lu_c = 0.0;             // c of the factorised matrix
   double rate = 1.0;             // the Newton convergence rate, kept across steps
   double release = 0.0;          // S at the iterate [MeV mol/(g s)]
+  // Self-heating: T9 is one more component (implicit.hpp's bordered system): its iterate,
+  // prediction, correction and psi, g = dT9/dt at the iterate, and the border's pieces.
+  double iterate_T9 = T9, predicted_T9 = T9, correction_T9 = 0.0, psi_T9 = 0.0, heating_value = 0.0;
+  double evaluated_T9 = T9;  // the T9 of the last flux evaluation (the rate factors' T9)
+  double release_dT9 = 0.0, heating_dT9 = 0.0, temperature_denominator = 1.0;
 
-  // f and S at `y` (one flux evaluation).
+  // f and S at `y` (one flux evaluation); with self-heating at the iterate's T9 (its rate factors
+  // anew) and g there too.
   auto evaluate = [&](Array y) {
-    zone_fluxes(net, work.rate_factor, y, work.flux, T9, rho);
+    if (heating) {
+      evaluated_T9 = fmax(iterate_T9, self_heating_min_T9);
+      zone_rate_factors(rates, evaluated_T9, rho, work.rate_factor);
+    }
+    zone_fluxes(net, work.rate_factor, y, work.flux, evaluated_T9, rho);
     species_rates(net, work.flux, f);
     release = energy_release_rate(net, work.flux);
+    if (heating)
+      heating_value = heating_rate(release, composition_rates_of(net, f), evaluated_T9, rho, ion_sum(net, y),
+                                   electron_fraction(net, y));
     ++rhs_evaluations;
   };
 
@@ -221,6 +245,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         history[width + i] = h * f[i];
       }
       history[width + n] = h * release;
+      if (heating) {
+        history[t_column] = T9;
+        history[width + t_column] = h * heating_value;
+      }
       history_step = h;
       history_ready = true;
     } else if (h != history_step) {
@@ -238,9 +266,13 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         if (i < n) {
           iterate[i] = y;
           psi[i] = p / gamma_sum(order);
-        } else {
+        } else if (i == n) {
           predicted_energy = y;
           psi_energy = p / gamma_sum(order);
+        } else {
+          predicted_T9 = y;
+          iterate_T9 = y;
+          psi_T9 = p / gamma_sum(order);
         }
       }
     };
@@ -252,11 +284,17 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       if (!jacobian_valid || jacobian_age >= jacobian_max_age || refresh) {  // J (and f, S) at the prediction
         evaluate(iterate);
         f_at_iterate = true;
-        flux_derivative_slots(net, imp.jacobian, work.rate_factor, iterate, work.slot, T9, rho);
+        flux_derivative_slots(net, imp.jacobian, work.rate_factor, iterate, work.slot, evaluated_T9, rho);
         jacobian_from_slots(n, imp.jacobian, work.slot, work.jacobian, work.ye_column, work.energy_row);
         if (net.screening != 0)  // the fluxes at the prediction become scratch (f, S are kept)
-          screening_jacobian_columns(net, T9, rho, iterate, work.flux, work.ye_column, work.screening_column,
-                                     work.energy_row);
+          screening_jacobian_columns(net, evaluated_T9, rho, iterate, work.flux, work.ye_column,
+                                     work.screening_column, work.energy_row);
+        if (heating) {  // T's column, row and corner at the prediction (implicit.hpp)
+          const TemperatureBorder border =
+              temperature_border(rates, net, imp, work, work.rate_factor, evaluated_T9, rho, iterate, f, release);
+          release_dT9 = border.release_dT9;
+          heating_dT9 = border.heating_dT9;
+        }
         ++jacobian_evaluations;
         jacobian_valid = true;
         jacobian_fresh = true;
@@ -287,6 +325,12 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
             low.c22 -= Z * Z * work.screening_solution[i];
           }
         }
+        if (heating) {  // w = M^-1 b and the Schur complement 1/lu_c - d - c . w (implicit.hpp)
+          sparse_lu_solve(imp.lu, work.matrix, work.temperature_column, work.temperature_solution, work.solve);
+          low_rank_correct(net, low, work, work.temperature_solution);
+          temperature_denominator = diagonal - heating_dT9;
+          for (int i = 0; i < n; ++i) temperature_denominator -= work.temperature_row[i] * work.temperature_solution[i];
+        }
         lu_c = c;
         lu_valid = true;
         rate = 1.0;
@@ -295,6 +339,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       for (int i = 0; i < n; ++i) correction[i] = 0.0;
       energy = predicted_energy;
       energy_correction = 0.0;
+      correction_T9 = 0.0;
       const double ratio_scale = 2.0 / (1.0 + c / lu_c);
       double previous_norm = 0.0;
       for (int m = 0; m < newton_max_iterations; ++m) {
@@ -304,6 +349,13 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         for (int i = 0; i < n; ++i) work.rhs[i] = (c * f[i] - psi[i] - correction[i]) / lu_c;
         sparse_lu_solve(imp.lu, work.matrix, work.rhs, update, work.solve);
         low_rank_correct(net, low, work, update);
+        double update_T9 = 0.0;
+        if (heating) {  // the bordered system's T row, then update += update_T9 w
+          double row_dot_x = 0.0;
+          for (int i = 0; i < n; ++i) row_dot_x += work.temperature_row[i] * update[i];
+          update_T9 = ((c * heating_value - psi_T9 - correction_T9) / lu_c + row_dot_x) / temperature_denominator;
+          for (int i = 0; i < n; ++i) update[i] += update_T9 * work.temperature_solution[i];
+        }
         double norm = 0.0, energy_dot = 0.0;
         for (int i = 0; i < n; ++i) {
           const double x = ratio_scale * update[i];
@@ -311,6 +363,13 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           correction[i] += x;
           energy_dot += work.energy_row[i] * x;
           norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[i])));
+        }
+        if (heating) {
+          const double x = ratio_scale * update_T9;
+          iterate_T9 += x;
+          correction_T9 += x;
+          energy_dot += release_dT9 * x;
+          norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[t_column])));
         }
         // The energy row of I - c J is (-c energy_row, 1): its update is exact given the species'.
         const double energy_update = c * release - psi_energy - energy_correction + c * energy_dot;
@@ -345,8 +404,12 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       const double scale = settings.atol + settings.rtol * fmax(fabs(history[i]), fabs(iterate[i]));
       reductions.error_norm = combine_error(reductions.error_norm, error_constant(order) * fabs(correction[i]) / scale);
     }
+    if (heating) {
+      const double scale = settings.atol + settings.rtol * fmax(fabs(history[t_column]), fabs(iterate_T9));
+      reductions.error_norm = combine_error(reductions.error_norm, error_constant(order) * fabs(correction_T9) / scale);
+    }
     const double released = energy - history[n];  // D_0's energy is 0 after every step
-    reductions.finite = all_finite(n, iterate) && is_finite(released);
+    reductions.finite = all_finite(n, iterate) && is_finite(released) && (!heating || is_finite(iterate_T9));
     reductions.mass = mass_fraction_sum(net, iterate);
     reductions.release_rate_start = released / h;
     reductions.release_rate_mid = released / h;
@@ -374,7 +437,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     // Accepted: D_{k+2} = d - D_{k+1}, D_{k+1} = d, D_j += D_{j+1} (j = k..0), so D_0 = y_new.
     error_failures = 0;
     for (int i = 0; i < width; ++i) {
-      const double d = i < n ? correction[i] : energy_correction;
+      const double d = i < n ? correction[i] : (i == n ? energy_correction : correction_T9);
       history[(order + 2) * width + i] = d - history[(order + 1) * width + i];
       history[(order + 1) * width + i] = d;
       for (int j = order; j >= 0; --j) history[j * width + i] += history[(j + 1) * width + i];
@@ -390,6 +453,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     for (int i = 0; i < n; ++i) {
       history[i] = fmax(history[i], settings.abundance_floor);
       Y[i] = history[i];
+    }
+    if (heating) {  // as the implicit method: T9 never below its floor
+      history[t_column] = fmax(history[t_column], self_heating_min_T9);
+      T9 = history[t_column];
     }
     ++equal_steps;
     ++jacobian_age;
@@ -408,7 +475,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     if (order > 1 || order < max_order) {
       error_lower = order > 1 ? 0.0 : INFINITY;
       error_higher = order < max_order ? 0.0 : INFINITY;
-      for (int i = 0; i < n; ++i) {
+      for (int i = 0; i < width; ++i) {
+        if (i == n) continue;  // the released energy is not in the error norm
         const double weight = settings.atol + settings.rtol * fabs(history[i]);
         if (order > 1)
           error_lower = combine_error(error_lower, error_constant(order - 1) * fabs(history[order * width + i]) / weight);

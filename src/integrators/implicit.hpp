@@ -20,10 +20,13 @@
 // k_E,i = h gamma (S(stage i) + energy_row . k_i + sum_j c_ij k_E,j / h), exact to the same order.
 //
 // Self-heating (physics.self_heating): T9 is one more variable of the state, dT9/dt = g(Y, T9) =
-// S(Y, T9) / c_v(T9, Y) (physics/self_heating.hpp), integrated by the same stages and in the error
-// norm (scaled by atol + rtol max(|T9|, |T9_new|)). The augmented Jacobian borders J with T's column
-// b = d(dY/dt)/dT9 (the REACLIB fits' derivative analytic, partition functions' and screening's by
-// central differences) and T's row c = dg/dY, corner d = dg/dT9; with M as below,
+// (eps - sum_i dU/dY_i f_i) / c_v(T9, Y) (physics/self_heating.hpp: eps = S N_A MeV, the internal
+// energy's composition term with f = dY/dt, so that U rises by the energy released), integrated by
+// the same stages and in the error norm (scaled by atol + rtol max(|T9|, |T9_new|)). The augmented
+// Jacobian borders J with T's column b = d(dY/dt)/dT9 (the REACLIB fits' derivative analytic,
+// partition functions' and screening's by central differences) and T's row c = dg/dY (with
+// sum_i dU/dY_i J_ij from the composition term), corner d = dg/dT9 (c_v's and dU/dY's T-derivatives
+// by central differences of the EOS, sum_i dU/dY_i b_i); with M as below,
 //   [ M    -b ] [k  ]   [r  ]      w = M^-1 b (one more solve per step),
 //   [ -c^T  D ] [k_T] = [r_T],     k_T = (r_T + c . M^-1 r) / (D - c . w),  k = M^-1 r + k_T w,
 // D = 1/(h gamma) - d: exact block elimination, so the LU pattern stays that of the species. Each new
@@ -75,6 +78,68 @@ ZONEODE_HD inline ImplicitWorkspace<Array> implicit_workspace_at(const ImplicitW
           base + l.screening_column, base + l.screening_solution,
           base + l.stage_rate_factor, base + l.temperature_column, base + l.temperature_solution,
           base + l.temperature_row};
+}
+
+// Self-heating's border of the implicit methods' Jacobian (implicit below, bdf.hpp) at (Y, T9):
+// T's column b = d(dY/dt)/dT9 into work.temperature_column, T's row c = dg/dY into
+// work.temperature_row, and g, dS/dT9 and the corner dg/dT9, with g = dT9/dt (physics/
+// self_heating.hpp). f0 = dY/dt and release_start = S at (Y, T9); rate_factor at T9; work.jacobian,
+// ye_column, screening_column and energy_row hold J's parts at (Y, T9); work.flux is scratch.
+struct TemperatureBorder {
+  double heating = 0.0;      // g [GK/s]
+  double release_dT9 = 0.0;  // dS/dT9 [MeV mol/(g s) per GK]
+  double heating_dT9 = 0.0;  // dg/dT9 [1/s]
+};
+template <typename Array, typename Rates, typename Abundances, typename Rhs>
+ZONEODE_HD inline TemperatureBorder temperature_border(const RateView& rates, const StepView& net,
+                                                       const ImplicitView& imp, const ImplicitWorkspace<Array>& work,
+                                                       const Rates& rate_factor, double T9, double rho,
+                                                       const Abundances& Y, const Rhs& f0, double release_start) {
+  const int n = net.species_count;
+  TemperatureBorder b;
+  flux_temperature_derivatives(rates, net, rate_factor, T9, rho, Y, work.flux);
+  species_rates(net, work.flux, work.temperature_column);
+  b.release_dT9 = energy_release_rate(net, work.flux);
+  const ThermalSlopes thermal = thermal_slopes(T9, rho, ion_sum(net, Y), electron_fraction(net, Y));
+  const ThermalResponse& at = thermal.at;
+  const CompositionRates change = composition_rates_of(net, f0);
+  b.heating = heating_rate(release_start, change, at);
+  // g = (H S - P / K) / c_v with P = per_ion d(sum Y)/dt + per_ye d(sum Z Y)/dt (the composition
+  // power, self_heating.hpp), H = heating_per_release, K = kelvin_per_gk. Its row:
+  // dg/dY_j = (H dS/dY_j - dP/dY_j / K - g dc_v/dY_j) / c_v, dP/dY_j = sum_i (per_ion + Z_i per_ye)
+  // J_ij + d(sum Z Y)/dt d per_ye/d ye Z_j, with J = sparse entries + u Z^T [+ v (Z^2)^T] (the Ye
+  // and, weak screening, screening columns): the sparse part's column sums here, the rank-one
+  // parts' through (w . u), (w . v).
+  for (int j = 0; j < n; ++j) work.temperature_row[j] = 0.0;
+  for (int e = 0; e < imp.jacobian.entry_count; ++e) {
+    const int i = imp.jacobian.entry_row[e];
+    work.temperature_row[imp.jacobian.entry_column[e]] +=
+        (at.per_ion + net.species_Z[i] * at.per_ye) * work.jacobian[e];
+  }
+  const bool ye_part = imp.jacobian.ye_term_count > 0 || net.screening != 0;
+  const bool z2_part = net.screening == static_cast<int>(ScreeningKind::weak);
+  double energy_dot_ye_column = 0.0, energy_dot_screening_column = 0.0;  // w . u, w . v [erg/mol per s]
+  for (int i = 0; i < n; ++i) {
+    const double w = at.per_ion + net.species_Z[i] * at.per_ye;
+    if (ye_part) energy_dot_ye_column += w * work.ye_column[i];
+    if (z2_part) energy_dot_screening_column += w * work.screening_column[i];
+  }
+  for (int j = 0; j < n; ++j) {
+    const double Z = net.species_Z[j];
+    const double power_dY = work.temperature_row[j] + energy_dot_ye_column * Z +
+                            energy_dot_screening_column * Z * Z + change.ye * thermal.per_ye_dye * Z;
+    const double d_cv = thermal.cv_dion_sum + Z * thermal.cv_dye;
+    work.temperature_row[j] = (heating_per_release * work.energy_row[j] - power_dY / cgs::kelvin_per_gk -
+                               b.heating * d_cv) / at.cv;
+  }
+  // Corner: dP/dT9 = d per_ion/dT9 d(sum Y)/dt + d per_ye/dT9 d(sum Z Y)/dt + per_ion sum_i b_i +
+  // per_ye sum_i Z_i b_i, b = T's column.
+  const CompositionRates change_dT9 = composition_rates_of(net, work.temperature_column);
+  const double power_dT9 = thermal.per_ion_dT9 * change.ions + thermal.per_ye_dT9 * change.ye +
+                           at.per_ion * change_dT9.ions + at.per_ye * change_dT9.ye;
+  b.heating_dT9 =
+      (heating_per_release * b.release_dT9 - power_dT9 / cgs::kelvin_per_gk - b.heating * thermal.cv_dT9) / at.cv;
+  return b;
 }
 
 namespace rodas3 {
@@ -144,16 +209,11 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
       if (net.screening != 0)  // flux (at Y, used above) becomes scratch
         screening_jacobian_columns(net, T9, rho, Y, work.flux, work.ye_column, work.screening_column, work.energy_row);
       if (heating) {  // T's column, row and corner (flux is scratch again: d flux / d T9)
-        flux_temperature_derivatives(rates, net, work.rate_factor, T9, rho, Y, work.flux);
-        species_rates(net, work.flux, work.temperature_column);
-        release_dT9 = energy_release_rate(net, work.flux);
-        const SpecificHeatSlopes cv = specific_heat_slopes(T9, rho, ion_sum(net, Y), electron_fraction(net, Y));
-        heating_start = heating_per_release * release_start / cv.cv;
-        for (int i = 0; i < n; ++i) {
-          const double d_cv = cv.d_ion_sum + net.species_Z[i] * cv.d_ye;
-          work.temperature_row[i] = (heating_per_release * work.energy_row[i] - heating_start * d_cv) / cv.cv;
-        }
-        heating_dT9 = (heating_per_release * release_dT9 - heating_start * cv.d_T9) / cv.cv;
+        const TemperatureBorder border =
+            temperature_border(rates, net, imp, work, work.rate_factor, T9, rho, Y, f0, release_start);
+        heating_start = border.heating;
+        release_dT9 = border.release_dT9;
+        heating_dT9 = border.heating_dT9;
       }
       ++rhs_evaluations;
       ++jacobian_evaluations;
@@ -231,8 +291,8 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
           zone_fluxes(net, work.stage_rate_factor, work.solve, work.flux, stage_T9, rho);
           species_rates(net, work.flux, work.rhs);
           release = energy_release_rate(net, work.flux);
-          heating_stage = heating_rate(release, stage_T9, rho, ion_sum(net, work.solve),
-                                       electron_fraction(net, work.solve));
+          heating_stage = heating_rate(release, composition_rates_of(net, work.rhs), stage_T9, rho,
+                                       ion_sum(net, work.solve), electron_fraction(net, work.solve));
         } else {
           zone_fluxes(net, work.rate_factor, work.solve, work.flux, T9, rho);
           species_rates(net, work.flux, work.rhs);

@@ -24,10 +24,12 @@
 //
 // Energy: the release rate at Y0 and at y_p, averaged (trapezoid, second order like the state).
 //
-// Self-heating (physics.self_heating): T9 is one more variable of the step, dT9/dt = g = S / c_v
-// (physics/self_heating.hpp): predictor T_p = T0 + dt g(Y0, T0), the predictor's fluxes at (y_p, T_p)
-// with the rate factors at T_p, corrector T_c = T0 + dt (g(Y0, T0) + g(y_p, T_p)) / 2 (the same
-// trapezoid as the energy), and |T_c - T_p| / (atol + rtol max(T0, T_c)) in the error estimate.
+// Self-heating (physics.self_heating): T9 is one more variable of the step, dT9/dt = g = (eps -
+// sum_i dU/dY_i dY_i/dt) / c_v (physics/self_heating.hpp: the internal energy's composition term
+// with dY/dt from the same fluxes as eps, so that U rises by the energy released): predictor
+// T_p = T0 + dt g(Y0, T0), the predictor's fluxes at (y_p, T_p) with the rate factors at T_p,
+// corrector T_c = T0 + dt (g(Y0, T0) + g(y_p, T_p)) / 2 (the same trapezoid as the energy), and
+// |T_c - T_p| / (atol + rtol max(T0, T_c)) in the error estimate.
 // Mass is not conserved exactly (nor by the asymptotic method): StepControl's drift check applies.
 // Host/device: no allocation, exceptions or virtual calls; the caller supplies the workspace.
 #pragma once
@@ -127,7 +129,9 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
         q0[i] = creation_sum(net, i, flux);
         p0[i] = qss_loss_rate(Y[i], destruction_sum(net, i, flux));
       }
-      if (heating) heating_start = heating_rate(release_start, T9, rho, ion_sum(net, Y), electron_fraction(net, Y));
+      if (heating)
+        heating_start = heating_rate(release_start, composition_rates_of_fluxes(net, flux), T9, rho, ion_sum(net, Y),
+                                     electron_fraction(net, Y));
       start_current = true;
     }
     for (int i = 0; i < n; ++i) y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, floor);
@@ -140,7 +144,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       zone_fluxes(net, predicted_rate_factor, y, flux, T9_predicted, rho);
       release_predicted = energy_release_rate(net, flux);
       const double heating_predicted =
-          heating_rate(release_predicted, T9_predicted, rho, ion_sum(net, y), electron_fraction(net, y));
+          heating_rate(release_predicted, composition_rates_of_fluxes(net, flux), T9_predicted, rho, ion_sum(net, y),
+                       electron_fraction(net, y));
       T9_corrected = fmax(T9 + 0.5 * dt * (heating_start + heating_predicted), self_heating_min_T9);
       if (adaptive) {
         const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(T9_corrected));

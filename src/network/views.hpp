@@ -55,7 +55,7 @@ struct StepView {
   const double* species_A = nullptr;  // mass number, for mass fractions X = A Y
   const double* species_Z = nullptr;  // charge, for Ye = sum Z Y
   int screening = 0;     // ScreeningKind (physics/screening.hpp): 0 none
-  int self_heating = 0;  // 1: T9 follows dT/dt = eps / c_v (physics/eos.hpp)
+  int self_heating = 0;  // 1: T9 follows dU/dt = eps (physics/self_heating.hpp)
 };
 
 }  // namespace zoneode

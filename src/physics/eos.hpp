@@ -33,8 +33,9 @@
 // Cost: 80 nodes (eta < 24) to ~220 (eta ~ 1000, T9 0.1 at rho 1e10) per species per pass, one
 // exp and two square roots a node; 2-6 passes (the Newton iterations), positrons skipped where
 // eta_+ < -100 (their share < 1e-40). 3-35 us a call on one core of the (shared) development
-// machine (zoneode-eos-cost), so on the host self-heating reads c_v from a table of this gas
-// (physics/eos_table.hpp, built below at first use; ~0.1 us a call, within 2.2e-7) unless the deck
+// machine (zoneode-eos-cost), so on the host self-heating reads c_v and the energy per added
+// electron (energy_per_ye, below) from a table of this gas (physics/eos_table.hpp, built below at
+// first use; ~0.1 us a call, c_v within 2.2e-7) unless the deck
 // says physics.eos: exact; device code evaluates the quadrature.
 // Host/device: no containers, no exceptions; the nodes are local constants.
 #pragma once
@@ -178,6 +179,7 @@ struct ElectronPositronGas {
   double electron_density = 0.0, positron_density = 0.0;  // [1/cm^3]
   double specific_heat = 0.0;                              // [erg/(g K)]
   double energy = 0.0;                                     // [erg/g]
+  double energy_per_ye = 0.0;                              // (d energy / d Ye) at fixed T, rho [erg/mol]
   int iterations = 0;                                      // quadrature passes taken
 };
 
@@ -228,6 +230,15 @@ ZONEODE_HD ZONEODE_DEVICE_NOINLINE inline ElectronPositronGas electron_positron_
   const double coupled = slope > 0.0 ? (minus.D - plus.D) * (minus.C - plus.C) / slope : 0.0;
   gas.specific_heat = K * cgs::boltzmann * sqrt(beta) * (minus.E + plus.E - coupled) / density;
   gas.energy = (scale * mc2 * (minus.U + plus.U) + 2.0 * mc2 * gas.positron_density) / density;
+  // d energy / d Ye at fixed T and rho: eta moves with Ye, d(n_- - n_+)/d eta = scale (B_- + B_+)
+  // and d(rho energy)/d eta = scale mc2 (D_- - D_+ - B_- - B_+) (dA/d eta = B, d(beta int w x f)/d eta
+  // = D - B, eta_+ = -eta - 2/beta), so per mol of net electrons
+  //   energy_per_ye = N_A mc2 [(D_- - D_+) / (B_- + B_+) - 1]
+  // (non-degenerate: 3/2 N_A k T; degenerate: the Fermi kinetic energy; pairs: towards -N_A mc2, the
+  // added electron's rest mass that the atomic masses count and the annihilated pair gives back).
+  // Without an electron to add (B's underflow, Ye 0 at T9 < 0.01): the non-degenerate value.
+  gas.energy_per_ye = slope > 0.0 ? cgs::avogadro * mc2 * ((minus.D - plus.D) / slope - 1.0)
+                                  : 1.5 * cgs::avogadro * cgs::boltzmann * temperature;
   return gas;
 }
 
@@ -240,10 +251,12 @@ ZONEODE_HD inline double electron_specific_heat_exact(double temperature, double
 // The table of physics/eos_table.hpp, built on the host from the exact gas.
 struct ElectronGasTable {
   std::vector<double> log_c;
+  std::vector<double> ye_energy;  // q = energy_per_ye / (N_A k T) at the same nodes
   std::vector<int> row_first, row_end, row_offset;
   ElectronGasTableView view;  // into the vectors above (rebuilt by refresh_view after a copy)
   void refresh_view() {
     view.log_c = log_c.data();
+    view.ye_energy = ye_energy.data();
     view.row_first = row_first.data();
     view.row_end = row_end.data();
     view.row_offset = row_offset.data();
@@ -292,6 +305,7 @@ inline ElectronGasTable build_electron_gas_table() {
     table.row_offset[r + 1] = table.row_offset[r] + (table.row_end[r] - table.row_first[r]);
   }
   table.log_c.resize(table.row_offset[v.rows]);
+  table.ye_energy.resize(table.row_offset[v.rows]);
   const double per_electron = cgs::avogadro * cgs::boltzmann;  // c_v per gram at Ye = 1 over c [in k_B]
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(dynamic)  // each node independent: the same table on any thread count
@@ -300,8 +314,10 @@ inline ElectronGasTable build_electron_gas_table() {
     const double T9 = row_T9[r];
     for (int column = table.row_first[r]; column < table.row_end[r]; ++column) {
       const double rho_ye = exp(v.x_first + column * h) * T9 * T9 * T9;
-      const double cv = electron_positron_gas(T9 * cgs::kelvin_per_gk, rho_ye, 1.0).specific_heat;
-      table.log_c[table.row_offset[r] + column - table.row_first[r]] = log(cv / per_electron);
+      const ElectronPositronGas gas = electron_positron_gas(T9 * cgs::kelvin_per_gk, rho_ye, 1.0);
+      const int node = table.row_offset[r] + column - table.row_first[r];
+      table.log_c[node] = log(gas.specific_heat / per_electron);
+      table.ye_energy[node] = gas.energy_per_ye / (per_electron * T9 * cgs::kelvin_per_gk);
     }
   }
   table.refresh_view();
@@ -344,6 +360,43 @@ ZONEODE_HD inline double specific_heat_exact(double temperature, double density,
 ZONEODE_HD inline double specific_heat(double temperature, double density, double ion_sum, double ye) {
   return ion_specific_heat(ion_sum) + radiation_specific_heat(temperature, density) +
          electron_specific_heat(temperature, density, ye);
+}
+
+// What self-heating needs of the e-/e+ gas at T [K], rho [g/cm^3], Ye [mol/g]: its c_v [erg/(g K)]
+// and energy_per_ye = d(energy per gram)/dYe at fixed T, rho [erg/mol] (electron_positron_gas).
+struct ElectronGasResponse {
+  double specific_heat = 0.0;
+  double energy_per_ye = 0.0;
+};
+
+ZONEODE_HD inline ElectronGasResponse electron_gas_response_exact(double temperature, double density, double ye) {
+  const ElectronPositronGas gas = electron_positron_gas(temperature, density, ye);
+  return {gas.specific_heat, gas.energy_per_ye};
+}
+
+// The same from the table on the host within its range (both from one stencil; c_v within 2.2e-7,
+// energy_per_ye within the accuracy tests/test_physics_eos_table.cpp states) unless physics.eos is
+// exact, else (and in device code) from the exact gas.
+ZONEODE_HD inline ElectronGasResponse electron_gas_response(double temperature, double density, double ye) {
+#if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+  double c = 0.0, q = 0.0;
+  if (ye > 0.0 && host_electron_gas_table_enabled() &&
+      electron_gas_table_lookup(host_electron_gas_table(), temperature / cgs::kelvin_per_gk, density * ye, c, q)) {
+    const double per_electron = cgs::avogadro * cgs::boltzmann;  // [erg/(mol K)]
+    return {ye * per_electron * c, per_electron * temperature * q};
+  }
+#endif
+  return electron_gas_response_exact(temperature, density, ye);
+}
+
+// The internal energy per gram [erg/g] U = 3/2 R T sum Y (ideal ions) + a T^4 / rho (radiation) + the
+// e-/e+ gas's energy (exact; kinetic energy of both and 2 m_e c^2 per positron): the U whose rise
+// self-heating equates with the energy released (physics/self_heating.hpp). ion_sum = sum Y, ye =
+// sum Z Y [mol/g].
+ZONEODE_HD inline double internal_energy_exact(double temperature, double density, double ion_sum, double ye) {
+  const double T2 = temperature * temperature;
+  return 1.5 * cgs::gas_constant * temperature * ion_sum + cgs::radiation_constant * T2 * T2 / density +
+         electron_positron_gas(temperature, density, ye).energy;
 }
 
 }  // namespace zoneode

@@ -5,11 +5,15 @@
 // its c_v per gram is Ye N_A k_B c(n, T), c the specific heat per net electron in k_B: one
 // function of two variables. ln c is smooth (a sum of exponentially switching regimes: ideal 3/2,
 // relativistic 3, degenerate ~T/T_F, pairs ~T^3/n); it is tabulated on a uniform grid and read
-// with tensor-product Lagrange interpolation of degree 5 (6 x 6 nodes about the cell). Only c_v
-// is needed (self-heating uses c_v and, in the implicit Jacobian, its differences in T and Ye:
-// physics/self_heating.hpp), so no thermodynamic consistency between several tabulated
-// quantities is at stake, and a Helmholtz free-energy table with biquintic Hermite (Timmes &
-// Swesty 2000), whose derivatives at the nodes the exact gas does not provide, is not needed.
+// with tensor-product Lagrange interpolation of degree 5 (6 x 6 nodes about the cell). Beside it,
+// at the same nodes and read with the same weights, q = (du_ele/dYe at fixed T, rho) / (N_A k T):
+// the energy per added net electron, also a function of (n, T) only, which self-heating's
+// composition term needs (physics/self_heating.hpp); q changes sign (pairs: towards
+// -m_e c^2 / k T), so q itself is interpolated, not its log. Self-heating uses c_v and q (and, in
+// the implicit Jacobian, their differences in T and Ye), each to its own accuracy; no
+// thermodynamic consistency between them beyond that is at stake, and a Helmholtz free-energy
+// table with biquintic Hermite (Timmes & Swesty 2000), whose derivatives at the nodes the exact
+// gas does not provide, is not needed.
 // The coordinates follow where ln c changes fastest:
 //   - density: x = ln(rho Ye / T9^3) (n over T^3, the relativistic degeneracy variable: along it
 //     the positrons' exp(-mu / k T) changes; in plain ln(rho Ye) the T direction also had to
@@ -22,7 +26,9 @@
 // the x its lookups can reach), ~130,000 nodes, ~1 MB, built once on the host at first use from
 // the exact gas (~1-3 s on one core). Accuracy against the exact gas (tests/test_physics_eos_table.cpp):
 // within 1e-6 relative (most points 1e-8) over T9 0.01-100 x rho 1-1e10 at Ye 0.5 and 1 on grids
-// off the nodes and at every switch of the exact quadrature's layout.
+// off the nodes and at every switch of the exact quadrature's layout; q within 1e-6 of
+// (|du/dYe| + N_A k T) there (measured 4.0e-7, at the pairs' onset at low density). The nodes
+// double (~2 MB); the build's cost does not (one exact-gas call gives both).
 // Host/device: the lookup is ZONEODE_HD (no allocation); the table is built and held on the host
 // only: device code (the GPU backend's serial self-heating) evaluates the exact gas (not uploaded).
 #pragma once
@@ -37,6 +43,7 @@ namespace zoneode {
 // A built table (physics/eos.hpp builds it); a view, no ownership.
 struct ElectronGasTableView {
   const double* log_c = nullptr;    // ln c at node (row, column): log_c[row_offset[row] + column - row_first[row]]
+  const double* ye_energy = nullptr;  // q (below) at the same nodes, in the same layout
   const int* row_first = nullptr;   // the first column stored in each row
   const int* row_end = nullptr;     // one past the last
   const int* row_offset = nullptr;  // where each row starts in log_c
@@ -74,11 +81,13 @@ ZONEODE_HD inline void lagrange6(double t, double* w) {
 }
 }  // namespace eos_table_detail
 
-// c (the e-/e+ specific heat per net electron, in k_B) at T9 [GK] and rho Ye [mol/cm^3] from the
-// table; false (c untouched) outside its range, where the caller evaluates the exact gas.
-ZONEODE_HD inline bool electron_gas_table_lookup(const ElectronGasTableView& table, double T9, double rho_ye,
-                                                 double& c) {
-  using namespace eos_table_detail;
+namespace eos_table_detail {
+// The stencil's interpolation of one tabulated quantity (nodes in the table's layout) at T9 [GK],
+// rho Ye [mol/cm^3]; with second_nodes (may be null) the same weights also interpolate a second one
+// into second. False (out untouched) outside the table's range.
+ZONEODE_HD inline bool interpolate_nodes(const ElectronGasTableView& table, const double* nodes,
+                                         const double* second_nodes, double T9, double rho_ye, double& out,
+                                         double& second) {
   if (!(T9 >= table.T9_min && T9 <= table.T9_max && rho_ye >= table.rho_ye_min && rho_ye <= table.rho_ye_max))
     return false;
   const double sy = (temperature_coordinate(beta_of_T9(T9)) - table.y_first) / table.y_step;
@@ -88,17 +97,49 @@ ZONEODE_HD inline bool electron_gas_table_lookup(const ElectronGasTableView& tab
   double wy[6], wx[6];
   lagrange6(sy - row, wy);
   lagrange6(sx - column, wx);
-  double sum = 0.0;
+  double sum = 0.0, second_sum = 0.0;
   for (int k = 0; k < 6; ++k) {
     const int r = row - 2 + k;
     if (column - 2 < table.row_first[r] || column + 3 >= table.row_end[r]) return false;
-    const double* node = table.log_c + table.row_offset[r] + (column - 2 - table.row_first[r]);
+    const int first = table.row_offset[r] + (column - 2 - table.row_first[r]);
+    const double* node = nodes + first;
     double along = 0.0;
     for (int m = 0; m < 6; ++m) along += wx[m] * node[m];
     sum += wy[k] * along;
+    if (second_nodes != nullptr) {
+      const double* other = second_nodes + first;
+      double other_along = 0.0;
+      for (int m = 0; m < 6; ++m) other_along += wx[m] * other[m];
+      second_sum += wy[k] * other_along;
+    }
   }
-  if (!is_finite(sum)) return false;  // a damaged table: the exact gas instead
-  c = exp(sum);
+  if (!is_finite(sum) || !is_finite(second_sum)) return false;  // a damaged table: the exact gas instead
+  out = sum;
+  second = second_sum;
+  return true;
+}
+}  // namespace eos_table_detail
+
+// c (the e-/e+ specific heat per net electron, in k_B) at T9 [GK] and rho Ye [mol/cm^3] from the
+// table; false (c untouched) outside its range, where the caller evaluates the exact gas.
+ZONEODE_HD inline bool electron_gas_table_lookup(const ElectronGasTableView& table, double T9, double rho_ye,
+                                                 double& c) {
+  double log_c = 0.0, unused = 0.0;
+  if (!eos_table_detail::interpolate_nodes(table, table.log_c, nullptr, T9, rho_ye, log_c, unused)) return false;
+  c = exp(log_c);
+  return true;
+}
+
+// c as above and q = (du_ele/dYe at fixed T, rho) / (N_A k_B T), the e-/e+ gas's energy per added
+// net electron in k_B T (physics/eos.hpp; negative where pairs dominate, so q itself, not its log,
+// is tabulated), with one set of weights; false (both untouched) outside the range.
+ZONEODE_HD inline bool electron_gas_table_lookup(const ElectronGasTableView& table, double T9, double rho_ye,
+                                                 double& c, double& q) {
+  double log_c = 0.0, q_read = 0.0;
+  if (!eos_table_detail::interpolate_nodes(table, table.log_c, table.ye_energy, T9, rho_ye, log_c, q_read))
+    return false;
+  c = exp(log_c);
+  q = q_read;
   return true;
 }
 

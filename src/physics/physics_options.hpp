@@ -49,7 +49,7 @@ struct PhysicsOptions {
   std::string partition_table;       // the table file; "" for the shipped one
   // unity: G = 1 for untabulated nuclides, named in the run header and summary; refuse: an input error.
   PartitionMissing partition_missing = PartitionMissing::unity;
-  bool self_heating = false;         // T follows dT/dt = eps / c_v (physics/eos.hpp)
+  bool self_heating = false;         // T follows dU/dt = eps (physics/self_heating.hpp)
   EosEvaluation eos = EosEvaluation::table;  // self-heating's e-/e+ c_v on the host
   bool neutrino_losses = false;      // weak reactions keep Q (1 - neutrino share) (physics/neutrinos.hpp)
   bool any() const {
