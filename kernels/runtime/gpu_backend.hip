@@ -215,9 +215,10 @@ class GpuBackend final : public Backend {
     }
     if (self_heating_ && settings.method != IntegrationMethod::implicit)
       throw std::invalid_argument(std::string("physics.self_heating: integrator.method ") +
-                                  (settings.method == IntegrationMethod::qss2 ? "qss2" : "asymptotic") +
-                                  " has no GPU kernel with T9 in its state (its team kernels do not carry T9); "
-                                  "run it with run.backend: cpu, or use integrator.method: implicit on the GPU");
+                                  std::string(integration_method_name(settings.method)) +
+                                  " has no GPU kernel with T9 in its state checked on a GPU (the explicit team "
+                                  "kernels do not carry T9; bdf's thread kernel does, not yet run so); run it with "
+                                  "run.backend: cpu, or use integrator.method: implicit on the GPU");
     // Screening, partition functions and self-heating run in each kernel's physics instantiation
     // (zone_team_physics.hpp, implicit_team.hpp; the one-zone-per-thread implicit kernel runs the
     // serial method, which reads the options); neutrino losses only change Q and run in the plain one.
