@@ -17,6 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${1:?usage: scripts/gpu-bdf-ladder.sh OUT_DIR [--dry-run]}
 dry=${2:-}
+case $dry in ""|--dry-run) ;; *) echo "gpu-bdf-ladder.sh: unknown argument '$dry' (expected --dry-run)" >&2; exit 2 ;; esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 regimes=${BDF_REGIMES:-s150 rpz24-short}
@@ -56,7 +57,7 @@ def cells(path):
 rodas = {(c["regime"], c["zones"], c["kernel"]): c for c in cells(f"{out}/rodas3/cells.jsonl")}
 print(f"{'regime':<12} {'zones':>6} {'bdf rtol':>8} {'bdf us':>9} {'bdf err':>8} {'R3 final us':>11} {'R3 lds us':>9} {'R3 err':>8} {'R3/bdf':>7}  bdf validation")
 for path in sorted(glob.glob(f"{out}/bdf-*/cells.jsonl")):
-    rtol = path.split("/bdf-")[1].split("/")[0]
+    rtol = os.path.basename(os.path.dirname(path))[len("bdf-"):]
     for c in cells(path):
         base = c["regime"].removesuffix("-bdf")
         f, l = rodas.get((base, c["zones"], "final")), rodas.get((base, c["zones"], "lds"))

@@ -34,7 +34,8 @@
 #   REFERENCE_RTOL=1e-10             also measure each regime's achieved error: its CPU run against the CPU
 #                    implicit method at this rtol on the first REFERENCE_ZONES=32 zones (max over zones of the
 #                    worst relative error of an abundance above ERROR_FLOOR=1e-8 mol/g), and each checked
-#                    kernel's own ("its own error" in the validation column)
+#                    kernel's own ("its own error" in the validation column); the first zones must not depend on
+#                    zones.count (true of the random and log_random profiles of the shipped decks)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 out=${1:?usage: scripts/gpu-implicit-ladder.sh OUT_DIR [--dry-run]}

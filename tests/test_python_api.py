@@ -112,6 +112,15 @@ with zoneode.Burner(file=os.path.join(source_dir, "inputs/quick.yaml")) as burne
         check(False, "host and device arrays mixed: no error")
     except ValueError as error:
         check("rho is a host array" in str(error), f"host and device arrays mixed: {error}")
+    for label, arrays, words in [
+            ("Y transposed", (T9d, rhod, FakeDeviceArray(np.zeros((burner.species_count, 2)))), "Y (16, 2): expected"),
+            ("rho of another length", (T9d, FakeDeviceArray(np.full(3, 1e6)), Yd), "rho (3,): expected"),
+            ("T9 2-D", (FakeDeviceArray(np.full((2, 1), 2.0)), rhod, Yd), "expected a 1-D array")]:
+        try:
+            burner.burn(*arrays, 1e-4)
+            check(False, f"device arrays, {label}: no error")
+        except ValueError as error:
+            check(words in str(error), f"device arrays, {label}: {error}")
 
 # The decay chain from deck text against its exact (Bateman) solution over 2 s.
 text = ("network: {source: decay_chain, rates: [3.0, 0.7, 0.05]}\n"

@@ -5,8 +5,8 @@ on the CPU or the GPU, and follows the abundances in time: a notebook user's bur
 A few zones of an rp-process mix (X(p) 0.7, he4 0.28, c12 and o16 0.01) at T9 1.0-1.5, rho 1e6 g/cm^3,
 burned over successive intervals from 1e-10 s to --end (each interval one zoneode_burn, as an
 operator-split code calls it), the implicit method at rtol 1e-6. Writes OUT/abundances.csv (time, zone,
-the mass fraction of every species) and, when matplotlib is there, OUT/abundances.png (the heaviest
-species of the last zone against time). Exit 0 when every zone of every burn ends ok and sum X = 1
+the mass fraction of every species) and, when matplotlib is there, OUT/abundances.png (the most
+abundant species of the last zone against time). Exit 0 when every zone of every burn ends ok and sum X = 1
 within 1e-6 in every zone at every time.
 
   PYTHONPATH=$PWD/python python3 examples/python/burn_library.py --backend gpu --out burn-out
@@ -33,6 +33,8 @@ parser.add_argument("--end", type=float, default=1.0, help="end of the burn [s]"
 parser.add_argument("--intervals", type=int, default=24, help="burns, log-spaced in time")
 parser.add_argument("--out", default="burn-library-out")
 args = parser.parse_args()
+if args.zones < 1 or args.intervals < 1 or not args.end > 1.0e-6:
+    parser.error("expected --zones >= 1, --intervals >= 1 and --end > 1e-6 s (the first interval ends at 1e-6 s)")
 
 deck = f"""network: {{source: reaclib, file: "{args.library}", nuclides_file: "{args.nuclides}"}}
 integrator: {{method: implicit, schedule: adaptive, start_time: 1.0e-10, rtol: 1.0e-6, atol: 1.0e-20}}
@@ -66,15 +68,15 @@ table = np.array(rows)
 np.savetxt(os.path.join(args.out, "abundances.csv"), table, delimiter=",",
            header="time_s,zone," + ",".join(burner.species), comments="")
 last = table[table[:, 1] == args.zones - 1]
-heaviest = np.argsort(last[-1, 2:])[::-1][:8]
+most_abundant = np.argsort(last[-1, 2:])[::-1][:8]
 print(f"after {args.end:g} s, zone {args.zones - 1} (T9 {T9[-1]:.2f}): " +
-      ", ".join(f"{burner.species[i]} {last[-1, 2 + i]:.3e}" for i in heaviest))
+      ", ".join(f"{burner.species[i]} {last[-1, 2 + i]:.3e}" for i in most_abundant))
 try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     figure, axes = plt.subplots(figsize=(7, 4.5))
-    for i in heaviest:
+    for i in most_abundant:
         axes.loglog(last[:, 0], np.maximum(last[:, 2 + i], 1e-30), label=burner.species[i])
     axes.set_xlabel("time [s]")
     axes.set_ylabel("mass fraction")

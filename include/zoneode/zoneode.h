@@ -60,7 +60,7 @@ extern "C" {
 #define ZONEODE_ERROR_INVALID_ARGUMENT (-2) /* a count, index, dt or flag out of range, or a species count
                                                that is not the burner's */
 #define ZONEODE_ERROR_INPUT (-3)            /* the deck or the network it names (unreadable, bad key, bad value) */
-#define ZONEODE_ERROR_UNSUPPORTED (-4)      /* valid, but not in this build (e.g. device memory, a GPU backend) */
+#define ZONEODE_ERROR_UNSUPPORTED (-4)      /* valid, but not here (device memory on a CPU burner, a GPU backend in a CPU build) */
 #define ZONEODE_ERROR_OUT_OF_MEMORY (-5)
 #define ZONEODE_ERROR_RUNTIME (-6)          /* the backend failed (e.g. a device error); the zones are unchanged
                                                on the CPU backend, undefined on a GPU one */
@@ -75,7 +75,10 @@ extern "C" {
 #define ZONEODE_DEVICE_MEMORY 1 /* T9, rho and Y are device pointers of the burner's GPU (device or managed
                                    allocations on it): the kernels read and write them in place, no copy
                                    (results stay a host array; with self-heating the final T9 is copied
-                                   back into T9). A burner on the CPU backend returns
+                                   back into T9). The kernels run on the legacy default stream of the
+                                   burner's GPU (made current for the call, the caller's restored): work
+                                   on other streams writing the arrays must be complete. A burner on the
+                                   CPU backend returns
                                    ZONEODE_ERROR_UNSUPPORTED; a pointer that is not memory of the burner's
                                    GPU, ZONEODE_ERROR_INVALID_ARGUMENT naming it. */
 

@@ -113,6 +113,25 @@ int device_of(const void* pointer) {
   return on_device ? attributes.device : -1;
 }
 
+// The backend's GPU made current for a call and the caller's restored after it: a library caller
+// may have another device current (its own work, CuPy's Device(1)) between burns.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    if (gpuGetDevice(&previous_) != gpuSuccess) previous_ = -1;
+    if (previous_ != device) ZONEODE_GPU_CHECK(gpuSetDevice(device));
+    else previous_ = -1;  // nothing to restore
+  }
+  ~DeviceScope() {
+    if (previous_ >= 0) (void)gpuSetDevice(previous_);
+  }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
 // A variant's own arrays on the device, kept for the run.
 class Uploads final : public gpu::DeviceUploads {
  public:
@@ -191,6 +210,7 @@ class GpuBackend final : public Backend {
   }
 
   void prepare(const CompactNetwork& network, const IntegratorSettings& settings) override {
+    const DeviceScope scope(device_);
     // Whole doubles: kernels stage the step block 8 bytes at a time (the host blocks are padded so).
     const std::size_t rate_bytes = (network.rate_block_bytes() + 7) / 8 * 8;
     const std::size_t step_bytes = (network.step_block_bytes() + 7) / 8 * 8;
@@ -228,7 +248,8 @@ class GpuBackend final : public Backend {
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
     context_.method = settings.method;
-    ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
+    if (next_zone_ == nullptr)  // prepare() runs again on a burner's new dt: one counter for the backend's life
+      ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
     if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
     // final with the implicit method and run.kernel_choice calibrated: times its candidates on the
     // first batch (calibrate()).
@@ -247,6 +268,7 @@ class GpuBackend final : public Backend {
 
   std::int64_t max_batch_zones() const override {
     if (batch_zones_ > 0) return batch_zones_;
+    const DeviceScope scope(device_);
     // Per zone: T9, rho, Y and the result; the per-block workspace is small beside it. Leave a
     // quarter of the free memory to the runtime and other ranks sharing the device.
     std::size_t free = 0, total = 0;
@@ -256,6 +278,7 @@ class GpuBackend final : public Backend {
   }
 
   void upload(const ZoneSpan& zones) override {
+    const DeviceScope scope(device_);
     const std::size_t n = zones.count, S = zones.species_count;
     results_.resize(n);
     zones_ = static_cast<std::int64_t>(n);
@@ -294,6 +317,7 @@ class GpuBackend final : public Backend {
   }
 
   std::vector<double> read_device_doubles(const double* device, std::int64_t count) const override {
+    const DeviceScope scope(device_);
     std::vector<double> values(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
     if (!values.empty())
       ZONEODE_GPU_CHECK(gpuMemcpy(values.data(), device, values.size() * sizeof(double), gpuMemcpyDeviceToHost));
@@ -301,6 +325,7 @@ class GpuBackend final : public Backend {
   }
 
   void integrate() override {
+    const DeviceScope scope(device_);
     if (calibrate_pending_) calibrate();
     context_.zones = zones_;
     plan_ = plan();
@@ -318,6 +343,7 @@ class GpuBackend final : public Backend {
   }
 
   void download(const ZoneSpan& zones) override {
+    const DeviceScope scope(device_);
     const std::size_t n = zones.count, S = zones.species_count;
     if (!zones.device_arrays)  // device arrays: the abundances are in place already
       ZONEODE_GPU_CHECK(gpuMemcpy(zones.abundances, abundances_.data(), n * S * sizeof(double), gpuMemcpyDeviceToHost));

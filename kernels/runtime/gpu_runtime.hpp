@@ -17,6 +17,7 @@ inline constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuGetLastError cudaGetLastError
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuSetDevice cudaSetDevice
+#define gpuGetDevice cudaGetDevice
 #define gpuGetDeviceProperties cudaGetDeviceProperties
 #define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
 #define gpuMemGetInfo cudaMemGetInfo
@@ -49,6 +50,7 @@ inline constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuGetLastError hipGetLastError
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuSetDevice hipSetDevice
+#define gpuGetDevice hipGetDevice
 #define gpuGetDeviceProperties hipGetDeviceProperties
 #define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
 #define gpuMemGetInfo hipMemGetInfo

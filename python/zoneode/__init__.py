@@ -227,25 +227,38 @@ class Burner:
         return Y, T9, results
 
     def _burn_device(self, T9, rho, Y, dt):
-        """burn() on device arrays: their pointers go to the library as they are (all three must be)."""
-        def pointer(array, name, shape):
+        """burn() on device arrays: their pointers go to the library as they are (all three must be), the
+        same shapes as on the host (T9 and rho 1-D of one length, Y (zones, species) or flat), writable,
+        unmasked. zoneode's kernels run on the legacy default stream: work queued on another stream
+        (CuPy's non-default streams) must be complete before the call."""
+        def interface_of(array, name):
             interface = getattr(array, "__cuda_array_interface__", None)
             if interface is None:
                 raise ValueError(f"zoneode.Burner.burn: {name} is a host array while another is a device array: "
                                  "expected T9, rho and Y all on the device (or all on the host)")
+            return interface
+
+        def pointer(interface, name, shape, writable):
             dims, strides = tuple(interface["shape"]), interface.get("strides")
             c_ordered = strides is None or tuple(strides) == tuple(8 * int(np.prod(dims[k + 1:])) for k in range(len(dims)))
             if np.dtype(interface["typestr"]) != np.float64 or not c_ordered:
-                raise ValueError(f"zoneode.Burner.burn: {name} ({interface['typestr']}, strides "
-                                 f"{interface.get('strides')}): expected float64, C-ordered")
-            if int(np.prod(interface["shape"])) != int(np.prod(shape)):
-                raise ValueError(f"zoneode.Burner.burn: {name} {tuple(interface['shape'])}: expected {shape}")
+                raise ValueError(f"zoneode.Burner.burn: {name} ({interface['typestr']}, strides {strides}): "
+                                 "expected float64, C-ordered")
+            if dims not in shape:
+                raise ValueError(f"zoneode.Burner.burn: {name} {dims}: expected {' or '.join(map(str, shape))}")
+            if interface.get("mask") is not None or (writable and interface["data"][1]):
+                raise ValueError(f"zoneode.Burner.burn: {name}: expected an unmasked{', writable' if writable else ''} array")
             return ctypes.cast(interface["data"][0], _double_p)
-        zones = int(np.prod(T9.__cuda_array_interface__["shape"])) if hasattr(T9, "__cuda_array_interface__") else len(T9)
+
+        T9_i, rho_i, Y_i = interface_of(T9, "T9"), interface_of(rho, "rho"), interface_of(Y, "Y")
+        if len(T9_i["shape"]) != 1:
+            raise ValueError(f"zoneode.Burner.burn: T9 {tuple(T9_i['shape'])}: expected a 1-D array")
+        zones = int(T9_i["shape"][0])
+        S = self.species_count
+        pointers = (pointer(T9_i, "T9", [(zones,)], True), pointer(rho_i, "rho", [(zones,)], False),
+                    pointer(Y_i, "Y", [(zones, S), (zones * S,)], True))
         results = np.zeros(zones, dtype=RESULT_DTYPE)
-        code = _check(_lib.zoneode_burn(self._live(), zones, self.species_count, float(dt),
-                                        pointer(T9, "T9", (zones,)), pointer(rho, "rho", (zones,)),
-                                        pointer(Y, "Y", (zones, self.species_count)),
+        code = _check(_lib.zoneode_burn(self._live(), zones, S, float(dt), *pointers,
                                         results.ctypes.data_as(ctypes.c_void_p), DEVICE_MEMORY))
         self.last_burn_failed = code == ZONES_FAILED
         self.last_message = _lib.zoneode_last_error().decode(errors="replace") if self.last_burn_failed else ""
