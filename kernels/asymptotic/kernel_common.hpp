@@ -176,7 +176,7 @@ void size_grid(Kernel kernel, const LaunchContext& c, LaunchPlan& plan) {
   // The rule is a prediction, and it does not hold for every network: the generated s150 at 65,536
   // zones, regimes (a) and (b), runs 8.9% slower at 5 blocks (92 KiB of L1) than at 6 (60 KiB):
   // 10.01 / 9.89 against 9.19 / 9.08 ns (H100, 2026-12-06, gpu-ladder.sh). A measurement of the
-  // occupancy on the first batch (bitwise-neutral) is on the branch occupancy-measure, not yet run.
+  // occupancy on the first batch (bitwise-neutral) is on the branch occupancy-measure-2, not yet run.
   if (!c.tuning.configured && !plan.stage_network && c.unified_l1_bytes > 0 && c.step_block_bytes > 0 && c.max_shared_per_multiprocessor > 0) {
     cudaFuncAttributes attributes{};
     (void)cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel));
