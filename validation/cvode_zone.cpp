@@ -19,13 +19,14 @@ struct ZoneData {
   StepView net;
   JacobianView jacobian;
   std::vector<double> rate_factor, flux, slot, entries, energy_row, ye_column;
+  double T9 = 0.0, rho = 0.0;  // [GK], [g/cm^3]: the screening's plasma (the network's physics options)
 };
 
 int rhs(sunrealtype, N_Vector y, N_Vector ydot, void* user) {
   ZoneData& d = *static_cast<ZoneData*>(user);
   const double* Y = N_VGetArrayPointer(y);
   double* out = N_VGetArrayPointer(ydot);
-  zone_fluxes(d.net, d.rate_factor.data(), Y, d.flux.data());
+  zone_fluxes(d.net, d.rate_factor.data(), Y, d.flux.data(), d.T9, d.rho);  // screened when the network is
   species_rates(d.net, d.flux.data(), out);
   out[d.net.species_count] = energy_release_rate(d.net, d.flux.data());
   return 0;
@@ -57,6 +58,8 @@ CvodeResult cvode_integrate_zone(const CompactNetwork& network, const ImplicitSt
                 std::vector<double>(structure.jacobian_view().entry_count), std::vector<double>(n),
                 std::vector<double>(n)};
   zone_rate_factors(network.rate_view(), T9, rho, data.rate_factor.data());
+  data.T9 = T9;
+  data.rho = rho;
 
   CvodeResult result;
   SUNContext context = nullptr;

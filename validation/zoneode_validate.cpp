@@ -152,7 +152,13 @@ int run(const Options& o) {
   const Deck deck = load_deck(o.deck, o.overrides);
   if (!deck.zones.from_file.empty()) throw UsageError(o.deck + ": zones.from_file is not supported here");
   const Network network = load_network(deck.network);
-  const CompactNetwork compact(network);
+  // The deck's physics options, for every method and CVODE alike (this tool ignored them before
+  // 2026-12-06: its tables were of the bare network whatever the deck said). Self-heating is not:
+  // CVODE's state here has no T.
+  if (deck.physics.self_heating)
+    throw UsageError(o.deck + ": physics.self_heating is not supported here (the CVODE reference integrates at fixed "
+                              "T9); tests/test_self_heating_energy.cpp checks self-heated burns");
+  const CompactNetwork compact(network, deck.physics);
   const ImplicitStructure structure(compact);
   const ZoneBuilder builder(deck.zones, network);
   const int n = network.species_count();
@@ -348,7 +354,9 @@ int run(const Options& o) {
             << format_short(reference_spread) << "). Implicit: " << structure.matrix_entries()
             << " matrix entries, " << structure.filled_entries() << " after fill-in, "
             << structure.factor_updates() << " updates per LU, " << structure.workspace_doubles()
-            << " workspace doubles per zone.\n\n"
+            << " workspace doubles per zone. Physics: screening " << screening_kind_name(deck.physics.screening)
+            << ", partition functions " << (deck.physics.partition_functions ? "on" : "off") << ", neutrino losses "
+            << (deck.physics.neutrino_losses ? "on" : "off") << ".\n\n"
             << "| method | zones ok | max rel. error (species) | energy rate error | steps | rejected | RHS | Jacobians | LU | ms |\n"
             << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const Row& r : rows) {
