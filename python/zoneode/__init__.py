@@ -218,13 +218,17 @@ class Burner:
         if Y.size != zones * self.species_count or (Y.ndim == 2 and Y.shape[0] != zones):
             raise ValueError(f"zoneode.Burner.burn: Y {Y.shape}: expected ({zones}, {self.species_count}) "
                              "([zone][species])")
+        return Y, T9, self._call_burn(zones, dt, (_pointer(T9), _pointer(rho), _pointer(Y)), HOST_MEMORY)
+
+    def _call_burn(self, zones, dt, pointers, memory):
+        """zoneode_burn on (T9, rho, Y) pointers in `memory`; the results array, last_burn_failed and
+        last_message set from its code."""
         results = np.zeros(zones, dtype=RESULT_DTYPE)
-        code = _check(_lib.zoneode_burn(self._live(), zones, self.species_count, float(dt), _pointer(T9),
-                                        _pointer(rho), _pointer(Y), results.ctypes.data_as(ctypes.c_void_p),
-                                        HOST_MEMORY))
+        code = _check(_lib.zoneode_burn(self._live(), zones, self.species_count, float(dt), *pointers,
+                                        results.ctypes.data_as(ctypes.c_void_p), memory))
         self.last_burn_failed = code == ZONES_FAILED
         self.last_message = _lib.zoneode_last_error().decode(errors="replace") if self.last_burn_failed else ""
-        return Y, T9, results
+        return results
 
     def _burn_device(self, T9, rho, Y, dt):
         """burn() on device arrays: their pointers go to the library as they are (all three must be), the
@@ -257,9 +261,4 @@ class Burner:
         S = self.species_count
         pointers = (pointer(T9_i, "T9", [(zones,)], True), pointer(rho_i, "rho", [(zones,)], False),
                     pointer(Y_i, "Y", [(zones, S), (zones * S,)], True))
-        results = np.zeros(zones, dtype=RESULT_DTYPE)
-        code = _check(_lib.zoneode_burn(self._live(), zones, S, float(dt), *pointers,
-                                        results.ctypes.data_as(ctypes.c_void_p), DEVICE_MEMORY))
-        self.last_burn_failed = code == ZONES_FAILED
-        self.last_message = _lib.zoneode_last_error().decode(errors="replace") if self.last_burn_failed else ""
-        return Y, T9, results
+        return Y, T9, self._call_burn(zones, dt, pointers, DEVICE_MEMORY)
