@@ -2,10 +2,17 @@
 // bitwise what the same burner gives with host arrays (abundances, T9, every result field), on the
 // asymptotic method over several batches (run.batch_zones) and on the implicit method with
 // self-heating (T9 out); a host pointer passed as device memory and a CPU burner are refused with
-// their codes. Exit 0 passed, 1 failed, 77 no GPU (skipped). Usage: zoneode-api-device-check SOURCE_DIR
+// their codes. Given the program too, the same zones burned by `zoneode --backend gpu` and through the
+// API's device arrays give the same result hash (the program's summary's result_hash, computed here
+// from the API's output). Exit 0 passed, 1 failed, 77 no GPU (skipped).
+// Usage: zoneode-api-device-check SOURCE_DIR [ZONEODE_PROGRAM]
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -143,11 +150,101 @@ void compare_host_and_device(const std::string& label, const std::string& deck, 
   zoneode_burner_destroy(burner);
 }
 
+// The program's result hash (src/cli/run.cpp zone_hash): per zone FNV-1a over its abundances,
+// status (int32), steps (int64), energy rate and index (int64), added over the zones.
+std::uint64_t result_hash(const std::vector<double>& Y, int species, const std::vector<zoneode_zone_result>& results) {
+  std::uint64_t total = 0;
+  for (std::size_t zone = 0; zone < results.size(); ++zone) {
+    std::uint64_t value = 1469598103934665603ull;
+    auto bytes = [&](const void* data, std::size_t size) {
+      const unsigned char* p = static_cast<const unsigned char*>(data);
+      for (std::size_t i = 0; i < size; ++i) value = (value ^ p[i]) * 1099511628211ull;
+    };
+    bytes(Y.data() + zone * species, static_cast<std::size_t>(species) * sizeof(double));
+    const std::int32_t status = static_cast<std::int32_t>(results[zone].status);
+    const std::int64_t steps = static_cast<std::int64_t>(results[zone].steps), index = static_cast<std::int64_t>(zone);
+    const double energy_rate = results[zone].energy_rate;
+    bytes(&status, sizeof status);
+    bytes(&steps, sizeof steps);
+    bytes(&energy_rate, sizeof energy_rate);
+    bytes(&index, sizeof index);
+    total += value;
+  }
+  return total;
+}
+
+// A number of the resolved deck (`key: value` as zoneode_burner_deck writes it), e.g. the burn's span.
+double deck_number(zoneode_burner* burner, const std::string& key) {
+  const char* yaml = nullptr;
+  if (zoneode_burner_deck(burner, &yaml) != ZONEODE_OK || yaml == nullptr) return NAN;
+  const std::string text = yaml, pattern = key + ": ";
+  const std::size_t at = text.find(pattern);
+  return at == std::string::npos ? NAN : std::strtod(text.c_str() + at + pattern.size(), nullptr);
+}
+
+// The program on the GPU and the API's device arrays on the same zones (constant T9 and rho, the
+// deck's composition): the same result hash. The program's hash is read from its summary.
+void compare_with_program(const std::string& label, const std::string& program, const std::string& deck,
+                          std::vector<std::string> settings, int zone_count, double T9_value, double rho_value) {
+  char T9_text[64], rho_text[64];
+  std::snprintf(T9_text, sizeof T9_text, "%.17g", T9_value);
+  std::snprintf(rho_text, sizeof rho_text, "%.17g", rho_value);
+  settings.push_back("zones.count=" + std::to_string(zone_count));
+  settings.push_back(std::string("zones.temperature={profile: constant, value: ") + T9_text + "}");
+  settings.push_back(std::string("zones.density={profile: constant, value: ") + rho_text + "}");
+  settings.push_back("run.backend=gpu");
+  const std::string summary = "zoneode-api-device-check-summary.json", prefix = "zoneode-api-device-check-run";
+  std::string command = program + " " + deck + " --quiet --force --summary " + summary + " --set output.prefix=" + prefix;
+  for (const std::string& item : settings) command += " --set '" + item + "'";
+  command += " > /dev/null 2>&1";
+  std::remove(summary.c_str());
+  if (std::system(command.c_str()) != 0) {
+    check(false, label + ": the program failed: " + command);
+    return;
+  }
+  std::ifstream in(summary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string json = text.str(), key = "\"result_hash\": \"";
+  const std::size_t at = json.find(key);
+  const std::string program_hash = at == std::string::npos ? "none" : json.substr(at + key.size(), 16);
+
+  std::vector<const char*> overrides;
+  for (const std::string& item : settings) overrides.push_back(item.c_str());
+  zoneode_burner* burner = nullptr;
+  if (zoneode_burner_create_from_file(deck.c_str(), overrides.data(), static_cast<int>(overrides.size()), &burner) !=
+      ZONEODE_OK) {
+    check(false, label + ": burner: " + zoneode_last_error());
+    return;
+  }
+  int species = 0;
+  zoneode_burner_species_count(burner, &species);
+  const double dt = deck_number(burner, "end_time") - deck_number(burner, "start_time");
+  Zones z = make_zones(burner, zone_count, species, T9_value, T9_value);
+  for (double& r : z.rho) r = rho_value;
+  double* T9 = to_device(z.T9);
+  double* rho = to_device(z.rho);
+  double* Y = to_device(z.Y);
+  std::vector<zoneode_zone_result> results(static_cast<std::size_t>(zone_count));
+  const int code = zoneode_burn(burner, zone_count, species, dt, T9, rho, Y, results.data(), ZONEODE_DEVICE_MEMORY);
+  check(code == ZONEODE_OK, label + ": device arrays burn, code " + std::to_string(code));
+  const std::vector<double> Y_back = to_host(Y, z.Y.size());
+  char api_hash[17];
+  std::snprintf(api_hash, sizeof api_hash, "%016llx",
+                static_cast<unsigned long long>(result_hash(Y_back, species, results)));
+  check(program_hash == api_hash,
+        label + ": result hash through the API's device arrays " + api_hash + ", the program's " + program_hash);
+  release(T9);
+  release(rho);
+  release(Y);
+  zoneode_burner_destroy(burner);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: zoneode-api-device-check SOURCE_DIR\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: zoneode-api-device-check SOURCE_DIR [ZONEODE_PROGRAM]\n");
     return 2;
   }
   int devices = 0;
@@ -177,6 +274,15 @@ int main(int argc, char** argv) {
     zoneode_burner_destroy(cpu);
   } else {
     check(false, std::string("cpu burner: ") + zoneode_last_error());
+  }
+  if (argc == 3) {
+    compare_with_program("program vs API, asymptotic", argv[2], source + "/inputs/quick.yaml", {}, 64, 2.5, 3.0e6);
+    compare_with_program("program vs API, implicit self-heated", argv[2], source + "/inputs/quick.yaml",
+                         {"integrator.method=implicit", "integrator.schedule=adaptive", "physics.self_heating=true"}, 16,
+                         2.0, 1.0e6);
+    compare_with_program("program vs API, implicit on rp-z24", argv[2], source + "/inputs/bench/c2-rpz24-rp.yaml",
+                         {"integrator.method=implicit", "integrator.schedule=adaptive", "integrator.end_time=1e-3"}, 64,
+                         1.2, 1.0e6);
   }
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "passed", failures);
   return failures ? 1 : 0;
