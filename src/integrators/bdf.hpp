@@ -26,8 +26,17 @@
 // rejection h *= 0.9 err^(-1/(k+1)) within [0.2, 0.9] (the second in a row: at most 0.2, the third:
 // order 1, at most 0.1); after k+1 accepted steps of equal size the errors at orders k-1, k, k+1
 // (from D_k and D_{k+2}) give three step factors (bias err)^(-1/(order+1)) with biases 1.3, 1.2,
-// 1.4; the largest picks the order and, if >= 1.5 (at most 10), the new step; otherwise order and
-// h stay (the LU stays valid). The settings' max_dt_growth is not used.
+// 1.4, each at most 10; the largest picks the order (a tie keeps it: when the step may grow 10x
+// at two orders, the noise of a tiny estimate does not choose) and, if >= 1.5, the new step;
+// otherwise order and h stay (the LU stays valid). The settings' max_dt_growth is not used.
+// Rounding: every step factor (after a rejection, before the clamps; a growth, after the cap) is
+// rounded down to 8 values per octave, m 2^e with m in {8..15}/16 (quantize_step_factor, exact
+// operations). The error estimate is a small difference (about rtol of the abundances), so
+// rounding moves it by about 1e-16 / (rtol err) relative; a factor taken from it unrounded made
+// h differ in the last bits, every later estimate differ more (1e-9 after one step, 1e-6 a few
+// steps on), and a rounding change (another summation order, rtol one ulp larger) move the result
+// by up to 1e-3 relative and change step counts (validation/README.md, "bdf and rounding"). With
+// the grid the same steps are taken unless an estimate lies within its noise of a grid point.
 //
 // The error norm is the other methods': max_i |err_i| / (atol + rtol max(|Y_i|, |Y_new,i|)) on
 // the abundances. The released energy is one more component of the history (E' = S(Y), its Newton
@@ -83,6 +92,15 @@ inline constexpr double max_step_factor = 10.0;
 inline constexpr double min_step_factor = 0.2;
 inline constexpr double convergence_failure_factor = 0.25;
 inline constexpr int error_failures_to_order_one = 3;
+inline constexpr double step_factor_grid = 16.0;         // step factors rounded down to 8 values per octave
+
+// A step factor rounded down to m 2^e with m in {8, 9, .., 15} / 16: exact operations only, so
+// that every platform makes the same step from the same (or a rounding-perturbed) error estimate.
+ZONEODE_HD inline double quantize_step_factor(double x) {
+  int e = 0;
+  const double m = frexp(x, &e);  // x = m 2^e, m in [0.5, 1)
+  return ldexp(floor(m * step_factor_grid) / step_factor_grid, e);
+}
 
 // Statistics a test can ask for (integrate_zone's last argument; null in production).
 struct Trace {
@@ -419,7 +437,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       ++error_failures;
       // CVODE's sequence: the estimate's factor (at most 0.9), from the second failure in a row
       // at most 0.2, from the third order 1 and at most 0.1.
-      double factor = fmin(0.9, fmax(min_step_factor, step_safety * pow(error, -1.0 / (order + 1))));
+      double factor = fmin(0.9, fmax(min_step_factor, quantize_step_factor(step_safety * pow(error, -1.0 / (order + 1)))));
       if (error_failures >= 2) factor = fmin(factor, min_step_factor);
       if (error_failures >= error_failures_to_order_one) {
         factor = fmin(factor, 0.1);
@@ -488,7 +506,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     // LSODE's biases (1.3 lower, 1.2 same, 1.4 higher) against changing the order on estimates
     // that are noisier than the error test's.
     auto step_factor = [](double err, int estimate_order, double bias) {
-      return err > 0.0 ? 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6) : max_step_factor;
+      return err > 0.0 ? fmin(max_step_factor, 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6)) : max_step_factor;
     };
     const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
     const double factor_same = step_factor(error, order, 1.2);
@@ -503,7 +521,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       factor = factor_higher;
       new_order = order + 1;
     }
-    factor = fmin(max_step_factor, factor);
+    factor = quantize_step_factor(fmin(max_step_factor, factor));
     if (factor >= step_change_threshold) {
       if (new_order != order && trace) ++trace->order_changes;
       order = new_order;
