@@ -2,6 +2,7 @@
 // the step block and a zone's arrays in LDS, and the launch helpers.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -173,29 +174,34 @@ void size_grid(Kernel kernel, const LaunchContext& c, LaunchPlan& plan) {
   // for (the driver honours it: the 4-block rows), and the grid sized to those blocks. Each zone's
   // arithmetic is the same at any occupancy: the outputs are bitwise those of 6 blocks.
   // A configuration the deck pins (run.kernel_config, for sweeps) keeps the occupancy it asks for.
+  //
   // The rule is a prediction, and it does not hold for every network: the generated s150 at 65,536
-  // zones, regimes (a) and (b), runs 8.9% slower at 5 blocks (92 KiB of L1) than at 6 (60 KiB):
-  // 10.01 / 9.89 against 9.19 / 9.08 ns (H100, 2026-12-06, gpu-ladder.sh). A measurement of the
-  // occupancy on the first batch (bitwise-neutral) is on the branch occupancy-measure-2, not yet run.
+  // zones, regimes (a) and (b), ran 8.9% slower at 5 blocks (92 KiB of L1) than at 6 (60 KiB):
+  // 10.01 / 9.89 against 9.19 / 9.08 ns (H100, 2026-12-06, gpu-ladder.sh). So the backend measures
+  // the occupancy on the run's first batch (gpu_backend.hip, measure_occupancy) and asks for its
+  // pick through c.resident_blocks_wanted; the rule stands where nothing is measured.
   if (!c.tuning.configured && !plan.stage_network && c.unified_l1_bytes > 0 && c.step_block_bytes > 0 && c.max_shared_per_multiprocessor > 0) {
     cudaFuncAttributes attributes{};
     (void)cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel));
     const std::size_t per_block = plan.shared_bytes + attributes.sharedSizeBytes + c.reserved_shared_bytes;
     const std::size_t wanted_l1 = static_cast<std::size_t>(c.step_block_bytes) + 40 * 1024;
-    for (int blocks = per_multiprocessor; blocks >= 1; --blocks) {
+    plan.occupancy_limit = per_multiprocessor;
+    const bool measured = c.resident_blocks_wanted > 0;
+    for (int blocks = measured ? std::min(c.resident_blocks_wanted, per_multiprocessor) : per_multiprocessor; blocks >= 1; --blocks) {
       std::size_t carveout = 0;  // the smallest step that holds `blocks` blocks [B]
       for (const int kib : c.carveout_kib) {
         carveout = static_cast<std::size_t>(kib) * 1024;
         if (carveout >= blocks * per_block) break;
       }
       if (carveout < blocks * per_block) continue;
-      if (c.unified_l1_bytes - carveout >= wanted_l1 || blocks == 1) {
+      if (measured || c.unified_l1_bytes - carveout >= wanted_l1 || blocks == 1) {
         if (blocks < per_multiprocessor) {
           const int percent = static_cast<int>((100 * carveout + c.max_shared_per_multiprocessor - 1) / c.max_shared_per_multiprocessor);
           (void)cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
                                      percent < 100 ? percent : 100);
           plan.l1_note = std::to_string(blocks) + " blocks/SM (not " + std::to_string(per_multiprocessor) +
-                         "): L1 keeps " + std::to_string((c.unified_l1_bytes - carveout) / 1024) + " KiB for the " +
+                         (measured ? ", measured faster" : "") + "): L1 keeps " +
+                         std::to_string((c.unified_l1_bytes - carveout) / 1024) + " KiB for the " +
                          std::to_string(c.step_block_bytes / 1024) + " KiB step block";
           per_multiprocessor = blocks;
         }

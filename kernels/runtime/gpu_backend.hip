@@ -255,6 +255,12 @@ class GpuBackend final : public Backend {
     // first batch (calibrate()).
     calibrate_pending_ = settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final &&
                          !self_heating_ && context_.tuning.calibrated;
+    // The explicit team kernels' occupancy, measured on the first batch where the carve-out question
+    // arises (plan().occupancy_limit > 0: NVIDIA sm_80/sm_90, network read through L1, launch not
+    // pinned by run.kernel_config); qss2 plans its own shape from the variant's and is left out.
+    occupancy_pending_ = settings.method == IntegrationMethod::asymptotic;
+    context_.resident_blocks_wanted = 0;
+    occupancy_note_.clear();
     if (calibrate_pending_) {
       Fnv1a hash;
       hash.bytes(network.rate_block(), network.rate_block_bytes());
@@ -329,6 +335,10 @@ class GpuBackend final : public Backend {
     if (calibrate_pending_) calibrate();
     context_.zones = zones_;
     plan_ = plan();
+    if (occupancy_pending_ && plan_.occupancy_limit > 1) {
+      measure_occupancy();
+      plan_ = plan();
+    }
     workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
     gpu::KernelArgs args = batch_args();
     ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
@@ -370,7 +380,9 @@ class GpuBackend final : public Backend {
     if (next_zone_) (void)gpuFree(next_zone_);
   }
 
-  std::string notes() const override { return choice_note_; }
+  std::string notes() const override {
+    return choice_note_ + (choice_note_.empty() || occupancy_note_.empty() ? "" : "; ") + occupancy_note_;
+  }
 
  private:
   // final with the implicit method and run.kernel_choice calibrated (issue 36; opt-in because the
@@ -413,6 +425,85 @@ class GpuBackend final : public Backend {
       return;
     }
     throw std::runtime_error("final's calibration chose '" + winner + "', not a candidate (cache entry for another build?)");
+  }
+
+  // The explicit methods' team kernels on NVIDIA: how many blocks per multiprocessor run best is a
+  // trade of occupancy against the L1 that the shared-memory carve-out leaves for the network
+  // (size_grid, kernel_common.hpp), and it depends on the network: the study's network ran 2x
+  // faster at 4 blocks than at 6, the generated s150 9% slower at 5 than at 6 (H100, 2026-12-06).
+  // So on the first batch the occupancy limit and the two below it each run the first zones (16 per
+  // resident block of the limit, at most the batch) twice, for occupancy_steps and for
+  // occupancy_steps + occupancy_extra_steps steps, timed with events, the zones' start restored
+  // after each; the fastest marginal time per zone-step (the second run's time less the first's,
+  // over the steps it added) is kept for the run. Marginal, because a short run's time is mostly a
+  // zone's start (loads, rate factors) and its first steps: over 4 steps from the start the study's
+  // network at 6,656 zones timed 27.5 ns per zone-step at 6 blocks against 29.2 at 4 and chose 6,
+  // where its full burn runs 17.06 at 6 and 12.74 at 4 (H100, 2026-12-06). A zone's arithmetic does
+  // not depend on the occupancy, so the choice never changes a result (bitwise).
+  static constexpr std::int64_t occupancy_steps = 4;
+  static constexpr std::int64_t occupancy_extra_steps = 16;
+
+  void measure_occupancy() {
+    occupancy_pending_ = false;
+    const int limit = plan_.occupancy_limit;
+    const std::int64_t zones = std::min<std::int64_t>(zones_, 16LL * limit * context_.multiprocessors);
+    const std::size_t values = static_cast<std::size_t>(zones) * static_cast<std::size_t>(context_.species_count);
+    DeviceArray<double> start;
+    start.resize(values);
+    ZONEODE_GPU_CHECK(gpuMemcpy(start.data(), abundances_at_, values * sizeof(double), gpuMemcpyDeviceToDevice));
+    std::vector<ZoneResult> results(static_cast<std::size_t>(zones));
+    gpuEvent_t begin, end;
+    ZONEODE_GPU_CHECK(gpuEventCreate(&begin));
+    ZONEODE_GPU_CHECK(gpuEventCreate(&end));
+    const std::int64_t batch_zones = context_.zones;
+    context_.zones = zones;
+    // One timed run of `steps` steps per zone: milliseconds and zone-steps (accepted and rejected).
+    auto timed = [&](std::int64_t steps, double& ms, std::int64_t& zone_steps) {
+      gpu::KernelArgs args = batch_args();
+      args.zones = zones;
+      args.settings.max_steps = steps;
+      ZONEODE_GPU_CHECK(gpuMemset(next_zone_, 0, sizeof(unsigned long long)));
+      ZONEODE_GPU_CHECK(gpuEventRecord(begin));
+      ops_->launch(plan_, args);
+      ZONEODE_GPU_CHECK(gpuGetLastError());
+      ZONEODE_GPU_CHECK(gpuEventRecord(end));
+      ZONEODE_GPU_CHECK(gpuEventSynchronize(end));
+      float elapsed = 0.0f;
+      ZONEODE_GPU_CHECK(gpuEventElapsedTime(&elapsed, begin, end));
+      ms = elapsed;
+      ZONEODE_GPU_CHECK(gpuMemcpy(results.data(), results_.data(), results.size() * sizeof(ZoneResult), gpuMemcpyDeviceToHost));
+      ZONEODE_GPU_CHECK(gpuMemcpy(abundances_at_, start.data(), values * sizeof(double), gpuMemcpyDeviceToDevice));
+      zone_steps = 0;
+      for (const ZoneResult& r : results) zone_steps += r.steps + r.rejected_steps;
+    };
+    int best_blocks = limit;
+    double best = 0.0;
+    std::string timings;
+    for (int blocks = limit; blocks >= std::max(1, limit - 2); --blocks) {
+      context_.resident_blocks_wanted = blocks;
+      plan_ = plan();
+      workspace_.resize(static_cast<std::size_t>(plan_.grid) * std::max<std::int64_t>(plan_.workspace_doubles, 1));
+      double short_ms = 0.0, long_ms = 0.0;
+      std::int64_t short_steps = 0, long_steps = 0;
+      timed(occupancy_steps, short_ms, short_steps);
+      timed(occupancy_steps + occupancy_extra_steps, long_ms, long_steps);
+      // Zones that stopped before the longer run's steps leave it no more steps: then its whole time.
+      const double ns = long_steps > short_steps ? 1e6 * (long_ms - short_ms) / static_cast<double>(long_steps - short_steps)
+                        : long_steps > 0         ? 1e6 * long_ms / static_cast<double>(long_steps)
+                                                 : 1e300;
+      char text[48];
+      std::snprintf(text, sizeof text, "%s%d %.1f", timings.empty() ? "" : ", ", blocks, ns);
+      timings += text;
+      if (blocks == limit || ns < best) best = ns, best_blocks = blocks;
+    }
+    (void)gpuEventDestroy(begin);
+    (void)gpuEventDestroy(end);
+    context_.zones = batch_zones;
+    context_.resident_blocks_wanted = best_blocks;
+    occupancy_note_ = std::to_string(best_blocks) + " blocks/SM, the fastest of " + std::to_string(limit) + "-" +
+                      std::to_string(std::max(1, limit - 2)) + " on the first " + std::to_string(zones) + " zones, steps " +
+                      std::to_string(occupancy_steps + 1) + "-" + std::to_string(occupancy_steps + occupancy_extra_steps) +
+                      " (ns per zone-step by blocks/SM: " + timings + ")";
   }
 
   std::string time_candidates(const std::vector<gpu::ImplicitCandidate>& candidates) {
@@ -488,6 +579,8 @@ class GpuBackend final : public Backend {
   std::string name_;
   std::string device_model_;     // the GPU's name (final's calibration key)
   bool calibrate_pending_ = false;
+  bool occupancy_pending_ = false;
+  std::string occupancy_note_;   // measure_occupancy: what it chose (notes())
   std::uint64_t network_hash_ = 0;
   std::string choice_note_;      // final's calibration: what it chose and why (notes())
   gpu::LaunchContext context_;

@@ -95,6 +95,8 @@ struct LaunchContext {
   // reserved_shared_bytes per resident block.
   std::size_t unified_l1_bytes = 0, reserved_shared_bytes = 0, max_shared_per_multiprocessor = 0;
   std::vector<int> carveout_kib;        // the shared-memory capacities per multiprocessor [KiB], increasing
+  int resident_blocks_wanted = 0;       // > 0: size_grid runs this many blocks per multiprocessor (the
+                                        // backend's occupancy measurement), not its L1 rule
   int species_count = 0;
   int reaction_count = 0;
   std::int64_t step_block_bytes = 0;
@@ -123,6 +125,8 @@ struct LaunchPlan {
   bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
   bool stage_columns = false;           // implicit team: the LU's column indices as bytes in LDS
   std::string l1_note;                  // fewer resident blocks than occupancy allows, so that L1 holds the network (why)
+  int occupancy_limit = 0;              // > 0: the most resident blocks per multiprocessor, where fewer leave L1 more
+                                        // (size_grid's carve-out choice applies; the backend may measure it)
   std::string describe() const;
 };
 
