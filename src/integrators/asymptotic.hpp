@@ -63,6 +63,9 @@ struct ZoneWorkspace {
 
 template <typename Array>
 ZONEODE_HD inline void zone_rate_factors(const RateView& rates, double T9, double rho, Array rate_factor) {
+#if ZONEODE_RATE_TABLE_ON_HOST
+  if (rates.fit_table != nullptr && tabulated_rate_factors(rates, T9, rho, rate_factor)) return;  // self-heating, CPU
+#endif
   for (int r = 0; r < rates.reaction_count; ++r) rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);
 }
 
