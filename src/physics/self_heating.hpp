@@ -19,7 +19,8 @@
 // estimate: the implicit method (integrators/implicit.hpp) carries it in its Rosenbrock stages with
 // T's row and column in the Jacobian (the pieces below: d lambda / d T9 analytic, partition
 // functions', screening's, c_v's and dU/dY's derivatives by central differences; the row also
-// carries sum_i dU/dY_i J_ij); qss2 and asymptotic
+// carries sum_i dU/dY_i J_ij; on the CPU the fits and their d/dT9 come from the table of
+// network/rate_table.hpp: lambda within 1e-11, d ln lambda / d ln T9 within 5e-9); qss2 and asymptotic
 // (integrators/qss2.hpp, asymptotic.hpp) advance it with the step's predictor-corrector (the
 // asymptotic method each step's T9 from the energy balance over it, energy_conserving_T9) and put
 // it in their error estimates. With self-heating off none of it runs.
