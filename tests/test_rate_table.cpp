@@ -172,5 +172,22 @@ TEST(RateTable, SelfHeatedBurnsAgreeWithTheDirectFits) {
   }
 }
 
+// Only self-heated runs with physics.eos: table read the table; unheated runs and eos: exact (the
+// CPU reference for GPU runs) evaluate the fits directly.
+TEST(RateTable, BuiltOnlyForSelfHeatingWithTheEosTable) {
+  const Network network = generate_network(generator_preset("s16"));
+  PhysicsOptions heated;
+  heated.self_heating = true;
+  PhysicsOptions exact = heated;
+  exact.eos = EosEvaluation::exact;
+  for (IntegrationMethod method : {IntegrationMethod::asymptotic, IntegrationMethod::implicit}) {
+    EXPECT_EQ(MethodData(method, CompactNetwork(network, {})).view().rates.fit_table, nullptr);
+    EXPECT_EQ(MethodData(method, CompactNetwork(network, exact)).view().rates.fit_table, nullptr);
+    const MethodData with(method, CompactNetwork(network, heated));
+    ASSERT_NE(with.fit_table(), nullptr);
+    EXPECT_EQ(with.view().rates.fit_table, &with.fit_table()->view());
+  }
+}
+
 }  // namespace
 }  // namespace zoneode

@@ -21,7 +21,7 @@ class MethodData {
   // Views over the host arrays (the network's and this object's).
   const MethodNetwork& view() const { return view_; }
   std::int64_t workspace_doubles() const;
-  // The fits' table that self-heating reads (null without self-heating).
+  // The fits' table that self-heating reads (null without self-heating or with physics.eos: exact).
   const RateTable* fit_table() const { return fit_table_.get(); }
   // The implicit method's structure (null for other methods): a device backend copies its arrays.
   const ImplicitStructure* implicit() const { return implicit_.get(); }

@@ -21,9 +21,10 @@
 // Partition functions are not tabulated (their log10 G is piecewise linear in T9: kinks a smooth
 // interpolant would miss); the factor is applied as in the direct path.
 //
-// Host only: the CPU backend sets RateView::fit_table when self-heating is on (MethodData);
-// device code and every run without self-heating keep it null and evaluate the fits directly, so
-// unheated results and every GPU kernel are unchanged.
+// Host only: the CPU backend sets RateView::fit_table when self-heating is on with physics.eos:
+// table (MethodData); device code, every run without self-heating and CPU runs with physics.eos:
+// exact (the setting a CPU run compared bit for bit with a GPU one takes) keep it null and evaluate
+// the fits directly, so unheated results and every GPU kernel are unchanged.
 #pragma once
 
 #include <cmath>
