@@ -63,6 +63,9 @@ struct ZoneWorkspace {
 
 template <typename Array>
 ZONEODE_HD inline void zone_rate_factors(const RateView& rates, double T9, double rho, Array rate_factor) {
+#if ZONEODE_RATE_TABLE_ON_HOST
+  if (rates.fit_table != nullptr && tabulated_rate_factors(rates, T9, rho, rate_factor)) return;  // self-heating, CPU
+#endif
   for (int r = 0; r < rates.reaction_count; ++r) rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);
 }
 
@@ -89,6 +92,33 @@ ZONEODE_HD inline void apply_update(const StepView& net, const Fluxes& flux, con
                                     double floor) {
   for (int i = 0; i < net.species_count; ++i) {
     Y_out[i] = asymptotic_update(Y_in[i], creation_sum(net, i, flux), destruction_sum(net, i, flux), dt, floor);
+  }
+}
+
+// What self-heating needs of one update, summed in its pass over the species (each sum in species
+// order, as composition_rates_of_fluxes, composition_change, ion_sum and electron_fraction form it).
+struct UpdateSums {
+  CompositionRates rates;    // d(sum Y)/dt, d(sum Z Y)/dt of the fluxes
+  CompositionChange change;  // sum (out - in), sum Z (out - in)
+  double ion_sum = 0.0;      // sum Y_in
+  double ye = 0.0;           // sum Z Y_in
+};
+
+// apply_update, also summing `sums` from the same F+ and F- (Y_out may be Y_in).
+template <typename Fluxes, typename In, typename Out>
+ZONEODE_HD inline void apply_update(const StepView& net, const Fluxes& flux, const In& Y_in, Out Y_out, double dt,
+                                    double floor, UpdateSums& sums) {
+  for (int i = 0; i < net.species_count; ++i) {
+    const double fplus = creation_sum(net, i, flux), fminus = destruction_sum(net, i, flux);
+    const double dydt = fplus - fminus, Z = net.species_Z[i], y = Y_in[i];
+    sums.rates.ions += dydt;
+    sums.rates.ye += Z * dydt;
+    sums.ion_sum += y;
+    sums.ye += Z * y;
+    const double next = asymptotic_update(y, fplus, fminus, dt, floor);
+    sums.change.ions += next - y;
+    sums.change.ye += Z * (next - y);
+    Y_out[i] = next;
   }
 }
 
@@ -144,40 +174,52 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     AttemptReductions reductions;
     zone_fluxes(net, work.rate_factor, Y, work.flux, T9, rho);
     reductions.release_rate_start = energy_release_rate(net, work.flux);
-    const double heating_start =
-        heating ? heating_rate(reductions.release_rate_start, composition_rates_of_fluxes(net, work.flux), T9, rho,
-                               ion_sum(net, Y), electron_fraction(net, Y))
-                : 0.0;
-    double next_T9 = fmax(T9 + step * heating_start, self_heating_min_T9);  // geometric; adaptive: the full step
-    Array proposed = work.y_full;
-    if (settings.schedule == StepSchedule::geometric) {
-      apply_update(net, work.flux, Y, work.y_full, step, floor);
-      if (heating) {  // T9 from the energy balance over the step (self_heating.hpp), Euler's T9 as the estimate
-        const CompositionChange change = composition_change(net, Y, work.y_full);
-        next_T9 = fmax(energy_conserving_T9(reductions.release_rate_start * step, T9, next_T9, rho, ion_sum(net, Y),
-                                            electron_fraction(net, Y), change.ions, change.ye),
-                       self_heating_min_T9);
-      }
-    } else if (heating) {
+    const bool geometric = settings.schedule == StepSchedule::geometric;
+    // Self-heating: what it needs of Y and the fluxes at Y, summed in the update's pass over F+ and F-.
+    UpdateSums start;
+    if (geometric) {
+      if (heating) apply_update(net, work.flux, Y, work.y_full, step, floor, start);
+      else apply_update(net, work.flux, Y, work.y_full, step, floor);
+    } else {
+      // One full step and the first half step share the fluxes at Y.
       for (int i = 0; i < n; ++i) {
         const double fplus = creation_sum(net, i, work.flux);
         const double fminus = destruction_sum(net, i, work.flux);
+        if (heating) {
+          const double dydt = fplus - fminus, Z = net.species_Z[i];
+          start.rates.ions += dydt;
+          start.rates.ye += Z * dydt;
+          start.ion_sum += Y[i];
+          start.ye += Z * Y[i];
+        }
         work.y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
         work.y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
       }
+    }
+    const double heating_start =
+        heating ? heating_rate(reductions.release_rate_start, start.rates, T9, rho, start.ion_sum, start.ye) : 0.0;
+    double next_T9 = fmax(T9 + step * heating_start, self_heating_min_T9);  // geometric; adaptive: the full step
+    Array proposed = work.y_full;
+    if (geometric) {
+      if (heating) {  // T9 from the energy balance over the step (self_heating.hpp), Euler's T9 as the estimate
+        next_T9 = fmax(energy_conserving_T9(reductions.release_rate_start * step, T9, next_T9, rho, start.ion_sum,
+                                            start.ye, start.change.ions, start.change.ye),
+                       self_heating_min_T9);
+      }
+    } else if (heating) {
       // Each half step's T9 from the energy balance over it (self_heating.hpp), its Euler T9 the estimate.
       const CompositionChange first_change = composition_change(net, Y, work.y_half);
       const double half_T9 = fmax(energy_conserving_T9(0.5 * step * reductions.release_rate_start, T9,
-                                                       T9 + 0.5 * step * heating_start, rho, ion_sum(net, Y),
-                                                       electron_fraction(net, Y), first_change.ions, first_change.ye),
+                                                       T9 + 0.5 * step * heating_start, rho, start.ion_sum,
+                                                       start.ye, first_change.ions, first_change.ye),
                                   self_heating_min_T9);
       zone_rate_factors(rates, half_T9, rho, half_rate_factor);
       zone_fluxes(net, half_rate_factor, work.y_half, work.flux, half_T9, rho);
       reductions.release_rate_mid = energy_release_rate(net, work.flux);
-      const double half_ion_sum = ion_sum(net, work.y_half), half_ye = electron_fraction(net, work.y_half);
-      const double heating_mid = heating_rate(reductions.release_rate_mid, composition_rates_of_fluxes(net, work.flux),
-                                              half_T9, rho, half_ion_sum, half_ye);
-      apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor);
+      UpdateSums mid;
+      apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor, mid);
+      const double half_ion_sum = mid.ion_sum, half_ye = mid.ye;
+      const double heating_mid = heating_rate(reductions.release_rate_mid, mid.rates, half_T9, rho, half_ion_sum, half_ye);
       const double full_T9 = next_T9;
       next_T9 = fmax(energy_conserving_T9(0.5 * step * reductions.release_rate_mid, half_T9,
                                           half_T9 + 0.5 * step * heating_mid, rho, half_ion_sum, half_ye,
@@ -191,13 +233,6 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       }
       proposed = work.y_half;
     } else {
-      // One full step and the first half step share the fluxes at Y.
-      for (int i = 0; i < n; ++i) {
-        const double fplus = creation_sum(net, i, work.flux);
-        const double fminus = destruction_sum(net, i, work.flux);
-        work.y_full[i] = asymptotic_update(Y[i], fplus, fminus, step, floor);
-        work.y_half[i] = asymptotic_update(Y[i], fplus, fminus, 0.5 * step, floor);
-      }
       zone_fluxes(net, work.rate_factor, work.y_half, work.flux, T9, rho);
       reductions.release_rate_mid = energy_release_rate(net, work.flux);
       apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor);

@@ -125,45 +125,64 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       zone_fluxes(net, rate_factor, Y, flux, T9, rho);
       ++rhs_evaluations;
       release_start = energy_release_rate(net, flux);
+      CompositionRates start_rates;  // self-heating: summed in this pass (as composition_rates_of_fluxes)
+      double start_ions = 0.0, start_ye = 0.0;
       for (int i = 0; i < n; ++i) {
-        q0[i] = creation_sum(net, i, flux);
-        p0[i] = qss_loss_rate(Y[i], destruction_sum(net, i, flux));
+        const double fplus = creation_sum(net, i, flux), fminus = destruction_sum(net, i, flux);
+        q0[i] = fplus;
+        p0[i] = qss_loss_rate(Y[i], fminus);
+        if (heating) {
+          const double dydt = fplus - fminus, Z = net.species_Z[i];
+          start_rates.ions += dydt;
+          start_rates.ye += Z * dydt;
+          start_ions += Y[i];
+          start_ye += Z * Y[i];
+        }
       }
-      if (heating)
-        heating_start = heating_rate(release_start, composition_rates_of_fluxes(net, flux), T9, rho, ion_sum(net, Y),
-                                     electron_fraction(net, Y));
+      if (heating) heating_start = heating_rate(release_start, start_rates, T9, rho, start_ions, start_ye);
       start_current = true;
     }
     for (int i = 0; i < n; ++i) y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, floor);
     double T9_corrected = T9;
     double release_predicted;
     AttemptReductions reductions;
+    double T9_predicted = T9;
     if (heating) {  // the predictor's T9 and its rate factors
-      const double T9_predicted = fmax(T9 + dt * heating_start, self_heating_min_T9);
+      T9_predicted = fmax(T9 + dt * heating_start, self_heating_min_T9);
       zone_rate_factors(rates, T9_predicted, rho, predicted_rate_factor);
       zone_fluxes(net, predicted_rate_factor, y, flux, T9_predicted, rho);
-      release_predicted = energy_release_rate(net, flux);
-      const double heating_predicted =
-          heating_rate(release_predicted, composition_rates_of_fluxes(net, flux), T9_predicted, rho, ion_sum(net, y),
-                       electron_fraction(net, y));
-      T9_corrected = fmax(T9 + 0.5 * dt * (heating_start + heating_predicted), self_heating_min_T9);
-      if (adaptive) {
-        const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(T9_corrected));
-        reductions.error_norm = combine_error(reductions.error_norm, fabs(T9_corrected - T9_predicted) / scale);
-      }
-      reductions.finite = is_finite(T9_corrected);
     } else {
       zone_fluxes(net, rate_factor, y, flux, T9, rho);
-      release_predicted = energy_release_rate(net, flux);
     }
+    release_predicted = energy_release_rate(net, flux);
     ++rhs_evaluations;
+    CompositionRates predicted_rates;  // self-heating: at the predictor, summed in the corrector's pass
+    double predicted_ions = 0.0, predicted_ye = 0.0;
     for (int i = 0; i < n; ++i) {
-      const double q_p = creation_sum(net, i, flux);
-      const double p_p = qss_loss_rate(y[i], destruction_sum(net, i, flux));
+      const double fplus = creation_sum(net, i, flux), fminus = destruction_sum(net, i, flux);
+      if (heating) {
+        const double dydt = fplus - fminus, Z = net.species_Z[i];
+        predicted_rates.ions += dydt;
+        predicted_rates.ye += Z * dydt;
+        predicted_ions += y[i];
+        predicted_ye += Z * y[i];
+      }
+      const double q_p = fplus;
+      const double p_p = qss_loss_rate(y[i], fminus);
       const double corrected = qss_corrector(Y[i], q0[i], p0[i], q_p, p_p, dt, floor);
       if (adaptive)
         reductions.error_norm = combine_error(reductions.error_norm, qss_scaled_error(settings, Y[i], y[i], corrected));
       y[i] = corrected;
+    }
+    if (heating) {
+      const double heating_predicted =
+          heating_rate(release_predicted, predicted_rates, T9_predicted, rho, predicted_ions, predicted_ye);
+      T9_corrected = fmax(T9 + 0.5 * dt * (heating_start + heating_predicted), self_heating_min_T9);
+      if (adaptive) {  // combine_error is a max: the order of the terms does not matter
+        const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(T9_corrected));
+        reductions.error_norm = combine_error(reductions.error_norm, fabs(T9_corrected - T9_predicted) / scale);
+      }
+      reductions.finite = is_finite(T9_corrected);
     }
     reductions.finite = reductions.finite && all_finite(n, y);
     reductions.mass = mass_fraction_sum(net, y);

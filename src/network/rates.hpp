@@ -22,6 +22,14 @@
 #include "physics/partition_functions.hpp"
 #include "physics/screening.hpp"
 
+// The tabulated fits (self-heating on the CPU) exist in host code only.
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+#define ZONEODE_RATE_TABLE_ON_HOST 1
+#include "network/rate_table.hpp"
+#else
+#define ZONEODE_RATE_TABLE_ON_HOST 0
+#endif
+
 namespace zoneode {
 
 // lambda(T9) of one REACLIB set.
@@ -66,6 +74,39 @@ ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double
   return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
                                            net.pf_offsets[r], net.pf_offsets[r + 1], T9);
 }
+
+#if ZONEODE_RATE_TABLE_ON_HOST
+// Every reaction's reaction_rate_factor at T9 [GK], rho [g/cm^3] with the fits' sum read from
+// net.fit_table (non-null; rate_table.hpp) where it tabulates the reaction, directly otherwise;
+// false (nothing written) below the table's T9, where the caller evaluates all directly.
+template <typename Array>
+inline bool tabulated_rate_factors(const RateView& net, double T9, double rho, Array rate_factor) {
+  const RateTableView& table = *net.fit_table;
+  int j = 0;
+  double t = 0.0;
+  if (!rate_table_position(table, reaclib_fit_T9(T9), j, t)) return false;
+  rate_table_lambdas(table, j, t, rate_factor);
+  double rho_power[5] = {1.0, rho, 0.0, 0.0, 0.0};  // as reaction_density_factor multiplies
+  for (int k = 2; k < 5; ++k) rho_power[k] = rho_power[k - 1] * rho;
+  const bool partition = net.pf_offsets != nullptr;
+  for (int r = 0; r < net.reaction_count; ++r) {
+    const int power = net.density_power[r];
+    const double density_factor = power < 5 ? rho_power[power] : reaction_density_factor(net, r, rho);
+    double factor = density_factor * rate_factor[r] * net.identical_factor[r];
+    if (partition && net.pf_offsets[r] != net.pf_offsets[r + 1]) {
+      factor *= partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
+                                         net.pf_offsets[r], net.pf_offsets[r + 1], T9);
+    }
+    rate_factor[r] = factor;
+  }
+  for (int k = 0; k < table.partial_count; ++k) {
+    if (j >= table.partial_first[k] && j < table.partial_end[k]) continue;
+    const int r = table.partial[k];
+    rate_factor[r] = reaction_rate_factor(net, r, T9, rho);
+  }
+  return true;
+}
+#endif
 
 // Electron fraction Ye = sum_i Z_i Y_i [mol/g].
 template <typename Abundances>

@@ -16,6 +16,8 @@ enum ReactionFlags : std::uint8_t {
   reaction_flag_electron_capture = 1u << 0,  // flux carries an extra rho*Ye
 };
 
+struct RateTableView;  // network/rate_table.hpp
+
 // Read once per zone: everything of a reaction's rate that depends on T9 and rho only.
 struct RateView {
   int reaction_count = 0;
@@ -33,6 +35,9 @@ struct RateView {
   const std::int32_t* pf_offsets = nullptr;
   const std::int32_t* pf_row = nullptr;
   const signed char* pf_power = nullptr;
+  // The fits tabulated in T9 (network/rate_table.hpp), host only: set by the CPU backend with
+  // self-heating; null (the fits evaluated directly) everywhere else, device code included.
+  const RateTableView* fit_table = nullptr;
 };
 
 // Read at every step.

@@ -19,7 +19,8 @@
 // estimate: the implicit method (integrators/implicit.hpp) carries it in its Rosenbrock stages with
 // T's row and column in the Jacobian (the pieces below: d lambda / d T9 analytic, partition
 // functions', screening's, c_v's and dU/dY's derivatives by central differences; the row also
-// carries sum_i dU/dY_i J_ij); qss2 and asymptotic
+// carries sum_i dU/dY_i J_ij; on the CPU the fits and their d/dT9 come from the table of
+// network/rate_table.hpp: lambda within 1e-11, d ln lambda / d ln T9 within 5e-9); qss2 and asymptotic
 // (integrators/qss2.hpp, asymptotic.hpp) advance it with the step's predictor-corrector (the
 // asymptotic method each step's T9 from the energy balance over it, energy_conserving_T9) and put
 // it in their error estimates. With self-heating off none of it runs.
@@ -202,6 +203,22 @@ ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, double T9) {
   return reaclib_set_lambda(a, T9) * d_log;
 }
 
+// A reverse rate's partition-function ratio and its d/dT9 (central difference) at T9; ratio 1, slope
+// 0 without partition functions.
+ZONEODE_HD inline void partition_ratio_and_slope(const RateView& net, int r, double T9, double& ratio,
+                                                 double& d_ratio) {
+  ratio = 1.0;
+  d_ratio = 0.0;
+  if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return;
+  auto at = [&](double t9) {
+    return partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
+                                    net.pf_offsets[r], net.pf_offsets[r + 1], t9);
+  };
+  const double dT = self_heating_difference_step * T9;
+  d_ratio = (at(T9 + dT) - at(T9 - dT)) / (2.0 * dT);
+  ratio = at(T9);
+}
+
 // d rate_factor_r / d T9 (reaction_rate_factor): the fits' derivative analytic; a reverse rate's
 // partition-function ratio (interpolated in a table) by a central difference.
 // Above the fits' range the fitted part is held at T9 10 (reaclib_fit_T9): its slope is 0 there.
@@ -214,14 +231,42 @@ ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, do
   }
   const double d_fitted = reaction_density_factor(net, r, rho) * d_lambda * net.identical_factor[r];
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return d_fitted;
-  auto ratio = [&](double t9) {
-    return partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
-                                    net.pf_offsets[r], net.pf_offsets[r + 1], t9);
-  };
-  const double dT = self_heating_difference_step * T9;
-  const double d_ratio = (ratio(T9 + dT) - ratio(T9 - dT)) / (2.0 * dT);
-  return d_fitted * ratio(T9) + reaction_rate_factor_fitted(net, r, T9, rho) * d_ratio;
+  double ratio = 1.0, d_ratio = 0.0;
+  partition_ratio_and_slope(net, r, T9, ratio, d_ratio);
+  return d_fitted * ratio + reaction_rate_factor_fitted(net, r, T9, rho) * d_ratio;
 }
+
+#if ZONEODE_RATE_TABLE_ON_HOST
+// Every reaction's reaction_rate_factor_dT9 into out, the fits' lambda and d ln lambda / d ln T9
+// read from net.fit_table (non-null) where it tabulates the reaction (the slope of the interpolant:
+// within ~1e-9 of the fits' own, tests/test_rate_table.cpp); false (nothing written) below the
+// table's T9 and above T9 10 (the fits' slope is 0 there), where the caller evaluates directly.
+template <typename Array>
+inline bool tabulated_rate_factor_slopes(const RateView& net, double T9, double rho, Array out) {
+  const RateTableView& table = *net.fit_table;
+  int j = 0;
+  double t = 0.0;
+  if (T9 > reaclib_fit_max_T9 || !rate_table_position(table, T9, j, t)) return false;
+  rate_table_lambdas(table, j, t, out);
+  const HermiteWeights w = hermite_weight_slopes(t);
+  for (int r = 0; r < net.reaction_count; ++r) {
+    const double fitted = reaction_density_factor(net, r, rho) * out[r] * net.identical_factor[r];
+    double d = fitted * (rate_table_log_slope(table, j, w, r) / T9);
+    if (net.pf_offsets != nullptr && net.pf_offsets[r] != net.pf_offsets[r + 1]) {
+      double ratio = 1.0, d_ratio = 0.0;
+      partition_ratio_and_slope(net, r, T9, ratio, d_ratio);
+      d = d * ratio + fitted * d_ratio;
+    }
+    out[r] = d;
+  }
+  for (int k = 0; k < table.partial_count; ++k) {
+    if (j >= table.partial_first[k] && j < table.partial_end[k]) continue;
+    const int r = table.partial[k];
+    out[r] = reaction_rate_factor_dT9(net, r, T9, rho);
+  }
+  return true;
+}
+#endif
 
 // d flux_r / d T9 at abundances Y for every reaction (flux_dT, reaction_count values): the rate
 // factor's derivative and, with screening on, the screening factor's (a central difference of
@@ -237,8 +282,13 @@ ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const
     hotter = screening_plasma(net, Y, T9 + dT, rho, ye);
     cooler = screening_plasma(net, Y, T9 - dT, rho, ye);
   }
+#if ZONEODE_RATE_TABLE_ON_HOST
+  const bool tabulated = rates.fit_table != nullptr && tabulated_rate_factor_slopes(rates, T9, rho, flux_dT);
+#else
+  const bool tabulated = false;
+#endif
   for (int r = 0; r < net.reaction_count; ++r) {
-    double d_rate = reaction_rate_factor_dT9(rates, r, T9, rho);
+    double d_rate = tabulated ? flux_dT[r] : reaction_rate_factor_dT9(rates, r, T9, rho);
     if (net.screening != 0) {
       const double d_screening =
           (reaction_screening(net, r, hotter) - reaction_screening(net, r, cooler)) / (2.0 * dT);

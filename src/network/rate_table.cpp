@@ -1,0 +1,130 @@
+#include "network/rate_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "network/rates.hpp"
+
+namespace zoneode {
+
+namespace {
+
+// ln lambda, d/du and d2/du2 (u = ln T9) of reaction r's fits at T9; false where lambda is 0 or
+// not finite. Per set g = a0 + a1 e^-u + a2 e^(-u/3) + a3 e^(u/3) + a4 e^u + a5 e^(5u/3) + a6 u.
+bool log_lambda_and_slopes(const RateView& rates, int r, double T9, double& G, double& G1, double& G2) {
+  const double T13 = std::cbrt(T9), Tm13 = 1.0 / T13, T53 = T9 * T13 * T13, Tm1 = 1.0 / T9;
+  double lambda = 0.0, first = 0.0;
+  const int begin = rates.set_offsets[r], end = rates.set_offsets[r + 1];
+  for (int s = begin; s < end; ++s) {
+    const double* a = rates.set_coefficients + 7 * s;
+    const double l = reaclib_set_lambda(a, T9);
+    const double g1 = -a[1] * Tm1 - a[2] / 3.0 * Tm13 + a[3] / 3.0 * T13 + a[4] * T9 + 5.0 / 3.0 * a[5] * T53 + a[6];
+    lambda += l;
+    first += l * g1;
+  }
+  if (!(lambda > 0.0) || !std::isfinite(lambda)) return false;
+  G = std::log(lambda);
+  G1 = first / lambda;
+  double second = 0.0;
+  for (int s = begin; s < end; ++s) {
+    const double* a = rates.set_coefficients + 7 * s;
+    const double l = reaclib_set_lambda(a, T9);
+    const double g1 = -a[1] * Tm1 - a[2] / 3.0 * Tm13 + a[3] / 3.0 * T13 + a[4] * T9 + 5.0 / 3.0 * a[5] * T53 + a[6];
+    const double g2 = a[1] * Tm1 + a[2] / 9.0 * Tm13 + a[3] / 9.0 * T13 + a[4] * T9 + 25.0 / 9.0 * a[5] * T53;
+    second += l * (g2 + (g1 - G1) * (g1 - G1));
+  }
+  G2 = second / lambda;
+  return std::isfinite(G1) && std::isfinite(G2);
+}
+
+// The fits' sum of reaction r at T9, as reaction_rate_factor_fitted sums it.
+double direct_lambda(const RateView& rates, int r, double T9) {
+  double lambda = 0.0;
+  for (int s = rates.set_offsets[r]; s < rates.set_offsets[r + 1]; ++s) {
+    lambda += reaclib_set_lambda(rates.set_coefficients + 7 * s, T9);
+  }
+  return lambda;
+}
+
+}  // namespace
+
+RateTable::RateTable(const RateView& rates, double T9_min, double step, double tolerance) {
+  const int R = rates.reaction_count;
+  const double u_last = std::log(reaclib_fit_max_T9);
+  const int intervals = std::max(1, static_cast<int>(std::ceil((u_last - std::log(T9_min)) / step)));
+  view_.reaction_count = R;
+  view_.intervals = intervals;
+  view_.u_step = step;
+  view_.inv_step = 1.0 / step;
+  view_.u_first = u_last - intervals * step;
+  view_.T9_min = std::exp(view_.u_first);
+  nodes_.assign(static_cast<std::size_t>(3) * (intervals + 1) * R, 0.0);
+  // good[j R + r]: interval j of reaction r passes (both nodes valid, the check within tolerance).
+  std::vector<char> valid(static_cast<std::size_t>(intervals + 1) * R, 0), good(static_cast<std::size_t>(intervals) * R, 0);
+  constexpr double max_log = 690.0;  // |ln lambda| beyond this: not tabulated (table_exp's range, underflow)
+  for (int j = 0; j <= intervals; ++j) {
+    const double T9 = (j == intervals) ? reaclib_fit_max_T9 : std::exp(view_.u_first + j * step);
+    double* node = nodes_.data() + static_cast<std::size_t>(3 * j) * R;
+    for (int r = 0; r < R; ++r) {
+      double G = 0.0, G1 = 0.0, G2 = 0.0;
+      if (!log_lambda_and_slopes(rates, r, T9, G, G1, G2) || std::fabs(G) > max_log) {
+        node[r] = -max_log;  // read (vector loop) but never used: keeps table_exp in range
+        continue;
+      }
+      valid[static_cast<std::size_t>(j) * R + r] = 1;
+      node[r] = G;
+      node[R + r] = G1 * step;
+      node[2 * R + r] = G2 * step * step;
+    }
+  }
+  view_.nodes = nodes_.data();
+  // Check: 7 points inside every interval against the direct sum.
+  std::vector<double> tabulated(R), worst(R, 0.0), interval_worst(R);
+  for (int j = 0; j < intervals; ++j) {
+    for (int r = 0; r < R; ++r) {
+      const std::size_t k = static_cast<std::size_t>(j) * R + r;
+      good[k] = valid[k] && valid[k + R];
+      interval_worst[r] = 0.0;
+    }
+    for (int k = 1; k <= 7; ++k) {
+      const double t = k / 8.0;
+      const double T9 = std::min(std::exp(view_.u_first + (j + t) * step), reaclib_fit_max_T9);
+      int jj = 0;
+      double tt = 0.0;
+      rate_table_position(view_, T9, jj, tt);
+      rate_table_lambdas(view_, jj, tt, tabulated.data());
+      for (int r = 0; r < R; ++r) {
+        char& ok = good[static_cast<std::size_t>(j) * R + r];
+        if (!ok) continue;
+        const double exact = direct_lambda(rates, r, T9);
+        const double error = std::fabs(tabulated[r] / exact - 1.0);
+        if (!(error <= tolerance) || !(std::fabs(std::log(exact)) <= max_log)) ok = 0;
+        else interval_worst[r] = std::max(interval_worst[r], error);
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      if (good[static_cast<std::size_t>(j) * R + r]) worst[r] = std::max(worst[r], interval_worst[r]);
+    }
+  }
+  // Each reaction: its longest run of good intervals.
+  for (int r = 0; r < R; ++r) {
+    int best_first = 0, best_end = 0, run_first = 0;
+    for (int j = 0; j <= intervals; ++j) {
+      if (j < intervals && good[static_cast<std::size_t>(j) * R + r]) continue;
+      if (j - run_first > best_end - best_first) best_first = run_first, best_end = j;
+      run_first = j + 1;
+    }
+    if (best_first != 0 || best_end != intervals) {
+      partial_.push_back(r);
+      partial_first_.push_back(best_first);
+      partial_end_.push_back(best_end);
+    }
+  }
+  for (int r = 0; r < R; ++r) build_error_ = std::max(build_error_, worst[r]);  // over every good interval
+  view_.partial = partial_.data();
+  view_.partial_first = partial_first_.data();
+  view_.partial_end = partial_end_.data();
+  view_.partial_count = static_cast<int>(partial_.size());
+}
+
+}  // namespace zoneode
