@@ -175,6 +175,48 @@ cp "$zoneode" "$work/elsewhere/alone"
 check "a launcher without zoneode.bin: exit 127" status_is 127 $? "$work/alone.log"
 check "  the message names what is missing" grep -q "^zoneode: cannot run the program $work/elsewhere/zoneode.bin: No such file or directory" "$work/alone.log"
 
+# 5c. Issue 40: a stop request at the very start of a job step under mpirun. Open MPI 4.1's mpirun
+# forwards SIGUSR1 only to the ranks it has started (none in its first 10-70 ms: the run ended 0);
+# before its own handler the signal ends it, and a rank still in select_gpu.sh dies of it (138).
+# zoneode creates ZONEODE_READY_FILE once every rank has its handler; run.sbatch holds a request
+# until then. Played job: run.sbatch with SLURM_JOB_ID set, a site file with site_launcher=mpirun,
+# a stub scontrol (a running job); SIGUSR1 to the batch script as Slurm's B:USR1 sends it.
+played=$work/played
+mkdir -p "$played/bin"
+printf '#!/bin/sh\n[ "$1" = show ] && [ "$2" = job ] && echo "JobId=$4 JobState=RUNNING Reason=None TimeLimit=01:00:00"\nexit 0\n' \
+  >"$played/bin/scontrol"
+chmod +x "$played/bin/scontrol"
+sed 's/^site_launcher=srun/site_launcher=mpirun/; s/^site_name=local/site_name=played/' \
+  "$source_dir/slurm/sites/local.sh" >"$played/site.sh"
+played_job() {  # played_job DELAY NAME: run.sbatch's job step of 2 ranks, SIGUSR1 to the script after DELAY s
+  ( cd "$source_dir" && PATH="$played/bin:$(dirname "$mpiexec"):$PATH" SLURM_JOB_ID=99 SLURM_NTASKS=2 SLURM_SUBMIT_DIR="$source_dir" \
+      ZONEODE_SITE_FILE="$played/site.sh" ZONEODE_BUILD_DIR="$(cd "$(dirname "$zoneode")" && pwd)" \
+      ZONEODE_RUN_DIR="$played/$2" ZONEODE_THREADS=1 ZONEODE_BINDING_CHECK=0 \
+      exec slurm/run.sbatch inputs/quick.yaml --quiet --set zones.count=256 --set integrator.end_time=1e-3 \
+      --set steps.count=$steps --set steps.temperature_factor=1.02 --set steps.density_factor=0.95 ) >"$played/$2.log" 2>&1 &
+  local pid=$!
+  sleep "$1"
+  kill -s USR1 $pid
+  wait $pid
+  stopped_status=$?
+}
+for delay in 0.03 0.06 0.1 0.15; do
+  played_job $delay "d$delay"
+  [ -n "${ZONEODE_OUTCOMES:-}" ] && echo "i40_early_stop_mpirun_$delay $stopped_status 75" >>"$ZONEODE_OUTCOMES"
+  check "run.sbatch under mpirun, SIGUSR1 after $delay s: exit 75" status_is 75 "$stopped_status" "$played/d$delay.log"
+  check "  its checkpoint is step 1" same "$work/ref_step000001.h5" "$played/d$delay/quick_checkpoint.h5"
+  check "  the ready file removed" test ! -e "$played/d$delay/.ready-99-a0"
+done
+# The ready file itself: written with the rank count, and one that cannot be written is exit 2.
+ZONEODE_READY_FILE=$work/ready.txt OMP_NUM_THREADS=1 "$mpiexec" "${mpi_flags[@]}" -n 2 "$zoneode" "${deck[@]}" \
+  --set steps.count=1 >"$work/ready.log" 2>&1
+check "ZONEODE_READY_FILE: run completes" status_is 0 $? "$work/ready.log"
+check "  the file names the ranks" grep -qx "ranks 2" "$work/ready.txt"
+ZONEODE_READY_FILE=$work/no/such/folder/ready.txt OMP_NUM_THREADS=1 "$zoneode" "${deck[@]}" --set steps.count=1 \
+  >"$work/noready.log" 2>&1
+check "ZONEODE_READY_FILE not writable: exit 2" status_is 2 $? "$work/noready.log"
+check "  named with the reason" grep -q "ZONEODE_READY_FILE=$work/no/such/folder/ready.txt: cannot create it: No such file" "$work/noready.log"
+
 # 6. Progress lines: with --progress 0 one after every outer step but the last, none with --quiet.
 progress_deck=()
 for word in "${deck[@]}"; do [ "$word" = --quiet ] || progress_deck+=("$word"); done

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <utility>
@@ -317,6 +318,32 @@ void clear_earlier_run_files(Run& run) {
           << ")\n";
 }
 
+// ZONEODE_READY_FILE (issue 40): once every rank has its stop-signal handler, rank 0 creates the
+// file named there. A signal sent to mpirun or srun before the ranks exist reaches no rank (Open
+// MPI 4.1's mpirun forwards it to the ranks it has started: none in its first 10-70 ms; before
+// its own handler, the default action ends it; a rank between mpirun's fork and its exec, or still
+// in slurm/select_gpu.sh, dies of it), so a job script (slurm/run.sbatch) holds a stop request
+// until this file exists and passes it on then (docs/USAGE.md, "Time limits and signals"). A file
+// that cannot be created is an input error before any work (the script would hold the request in
+// vain).
+void announce_stop_signals_ready(Run& run) {
+  const char* path = std::getenv("ZONEODE_READY_FILE");
+  if (path == nullptr || *path == '\0') return;
+  run.mpi.barrier();  // every rank is past trap_stop_signals()
+  collectively(run.mpi, exit_input_error, [&] {
+    if (!run.mpi.root()) return;
+    std::FILE* file = std::fopen(path, "w");
+    int error = file == nullptr ? errno : 0;
+    if (file != nullptr) {
+      if (std::fprintf(file, "ranks %d\n", run.mpi.size()) < 0) error = errno;
+      if (std::fclose(file) != 0 && error == 0) error = errno;
+      if (error != 0) std::remove(path);
+    }
+    if (error != 0)
+      throw InputError(std::string("ZONEODE_READY_FILE=") + path + ": cannot create it: " + std::strerror(error));
+  });
+}
+
 }  // namespace
 
 Run::Run(const CliOptions& options, const MpiContext& mpi)
@@ -324,6 +351,7 @@ Run::Run(const CliOptions& options, const MpiContext& mpi)
 
 void set_up_run(Run& run) {
   trap_stop_signals();  // before any work: a signal during set-up stops the run after its first step
+  announce_stop_signals_ready(run);
   run.cpu_list = cpu_list_of_this_thread();  // before the backend's threads may bind this one
   run.out << "zoneode " << ZONEODE_VERSION << " (commit " << ZONEODE_GIT_COMMIT << ", " << ZONEODE_COMPILER << ", "
           << ZONEODE_BUILD_TYPE << ", " << hdf5_write_mode() << " HDF5)\n";

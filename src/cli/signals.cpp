@@ -11,7 +11,14 @@ namespace zoneode {
 namespace {
 // Written only by the handler (async-signal-safe: a lock-free sig_atomic_t store).
 volatile std::sig_atomic_t received_signal = 0;
-extern "C" void note_stop_signal(int signal) { received_signal = signal; }
+// Set once a SIGINT reached the handler: its one use is spent, whatever signal came after it (a
+// SIGTERM after it replaced received_signal, and the next trap_stop_signals() put the SIGINT
+// handler back: a later Ctrl-C was noted again instead of ending the run with 130; issue 40).
+volatile std::sig_atomic_t interrupt_used = 0;
+extern "C" void note_stop_signal(int signal) {
+  if (signal == SIGINT) interrupt_used = 1;
+  received_signal = signal;
+}
 
 void install_handlers() {
   struct sigaction action {};
@@ -22,7 +29,7 @@ void install_handlers() {
   sigaction(SIGUSR1, &action, nullptr);
   // Ctrl-C once asks for a checkpoint; a second Ctrl-C has the default action (ends the run at
   // once, status 130), so that a run with one long outer step can still be interrupted.
-  if (received_signal == SIGINT) return;  // the handler was used up already: leave it so
+  if (interrupt_used) return;  // the handler was used up already (SA_RESETHAND): leave it so
   // Ignored by whoever started the run (a background job of a script, by POSIX shells'
   // convention): Ctrl-C is not meant for it, so it stays ignored.
   struct sigaction current {};
