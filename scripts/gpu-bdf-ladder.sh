@@ -12,6 +12,7 @@
 #   BDF_REGIMES="s150 rpz24-short"   regimes of gpu-implicit-ladder.sh
 #   BDF_RTOLS="1e-6 1e-8"            bdf's rtols (Rodas3 runs at the regime's own, 1e-6)
 #   BDF_KERNELS="final"              bdf's kernels (baseline: one zone per thread; lds: the team)
+#   RODAS3_KERNELS="lds final"       Rodas3's kernels
 #   ZONES_s150=65536 ZONES_rpz24_short=8192 CPU_ZONES_rpz24_short=256   as in gpu-implicit-ladder.sh
 #   REFERENCE_RTOL=1e-10 REFERENCE_ZONES=16
 #   DEADLINE_RODAS3=330 DEADLINE_BDF=120   seconds each ladder may start runs for (the first builds)
@@ -33,7 +34,7 @@ done
 start=$SECONDS
 
 echo "== Rodas3: $regimes"
-CHECKED_KERNELS="lds final" TIMED_KERNELS="lds final" IMPLICIT_REGIMES="$regimes" DEADLINE=${DEADLINE_RODAS3:-330} \
+CHECKED_KERNELS="${RODAS3_KERNELS:-lds final}" TIMED_KERNELS="${RODAS3_KERNELS:-lds final}" IMPLICIT_REGIMES="$regimes" DEADLINE=${DEADLINE_RODAS3:-330} \
   bash scripts/gpu-implicit-ladder.sh "$out/rodas3" $dry >/dev/null 2>&1
 tail -n +1 "$out/rodas3/ladder.txt" 2>/dev/null || tail -20 "$out/rodas3/ladder.log"
 build=${ZONEODE_BUILD_DIR:-$([ -n "$dry" ] && echo build || echo build-gpu-implicit)}
