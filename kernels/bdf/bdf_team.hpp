@@ -275,7 +275,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     const StepVerdict verdict = control.end_attempt(reductions, 2);
     if (verdict == StepVerdict::retry) {
       ++error_failures;
-      double factor = fmin(0.9, fmax(min_step_factor, step_safety * pow(error, -1.0 / (order + 1))));
+      double factor = fmin(0.9, fmax(min_step_factor, quantize_step_factor(step_safety * pow(error, -1.0 / (order + 1)))));
       if (error_failures >= 2) factor = fmin(factor, min_step_factor);
       if (error_failures >= error_failures_to_order_one) {
         factor = fmin(factor, 0.1);
@@ -325,7 +325,8 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
                (settings.atol + settings.rtol * fabs(history[i]));
       });
     auto step_factor = [](double err, int estimate_order, double bias) {
-      return err > 0.0 ? 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6) : max_step_factor;
+      return err > 0.0 ? fmin(max_step_factor, 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6))
+                     : max_step_factor;
     };
     const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
     const double factor_same = step_factor(error, order, 1.2);
@@ -340,7 +341,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       factor = factor_higher;
       new_order = order + 1;
     }
-    factor = fmin(max_step_factor, factor);
+    factor = quantize_step_factor(fmin(max_step_factor, factor));
     if (factor >= step_change_threshold) {
       order = new_order;
       equal_steps = 0;
