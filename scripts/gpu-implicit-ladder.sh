@@ -16,7 +16,7 @@
 #   default build) stands in for every GPU run, few zones (the table says so).
 # Environment (all optional):
 #   IMPLICIT_REGIMES="s150 default rpz24-short s150-hot"  regimes (decks below; rpz24-long also; each
-#                    also as REGIME-bdf: integrator.method bdf, kernels baseline and final)
+#                    also as REGIME-bdf: integrator.method bdf, kernels baseline, lds and final)
 #   IMPLICIT_ZONES="8192 65536"      timed zone counts (each regime: ZONES_<regime> overrides, - for none)
 #   TIMED_KERNELS="baseline lds generated"  kernels timed; CHECKED_KERNELS="baseline lds wave generated final" validated
 #   EXTRA_BINARIES="name=path ..."   other zoneode binaries, validated and timed with --kernel lds as
@@ -103,7 +103,7 @@ deck_of[default]=inputs/default.yaml
 extra_of[default]="--set integrator.rtol=1e-6 --set validation.sample_zones=0"
 for r in rpz24-short rpz24-long s150-hot; do deck_of[$r]=inputs/bench/implicit/$r.yaml extra_of[$r]=""; done
 # The same problems with integrator.method bdf (issue 37): REGIME-bdf, validated by the same rule
-# against the CPU's bdf; its kernels are baseline and final (one zone per thread).
+# against the CPU's bdf; its kernels are baseline (one zone per thread), lds (the team) and final.
 for r in s150 default rpz24-short rpz24-long s150-hot; do
   deck_of[$r-bdf]=${deck_of[$r]} extra_of[$r-bdf]="${extra_of[$r]} --set integrator.method=bdf --set integrator.schedule=adaptive"
 done

@@ -1,19 +1,26 @@
-// bdf on the GPU (`integrator.method: bdf`, `run.backend: gpu`; issue 37): one zone per thread.
-//   baseline  each thread runs bdf::integrate_zone, the CPU's code itself, on one zone at a time,
-//             its workspace (Jacobian, LU values, stages and the history of backward differences)
-//             interleaved in global memory (bdf_thread.hpp), threads resident, zones from a counter
-//   final     the same (the only kernel so far)
-// Why one zone per thread first: bdf reuses the factorisation over many steps, so most of its
-// steps are a few Newton iterations of RHS evaluations and triangular solves, the part of the
-// implicit step that the thread kernel already runs at device-memory speed; a team version would
-// reuse implicit_team.hpp's Jacobian, LU and solve phases (not done yet). A result differs from the
-// CPU's only through the device's exp/log/cbrt, so the implicit validation rule applies (same
-// accepted and rejected steps on >= 7 of 8 zones, within 1e-3 x rtol).
+// bdf on the GPU (`integrator.method: bdf`, `run.backend: gpu`; issue 37).
+//   baseline  one zone per thread: each thread runs bdf::integrate_zone, the CPU's code itself, on
+//             one zone at a time, its workspace (Jacobian, LU values, stages and the history of
+//             backward differences) interleaved in global memory (bdf_thread.hpp), threads
+//             resident, zones from a counter
+//   lds       one zone per workgroup (NVIDIA 128 threads, gfx90a 256): bdf_team::integrate_zone
+//             (bdf_team.hpp) on the implicit team's flux, Jacobian, LU-phase and wave-solve code,
+//             placed as the implicit team places its arrays (LU values and vectors in LDS, the
+//             history with the rate factors, fluxes and J entries where they fit)
+//   final     lds where a zone's LU values and vectors fit in LDS, else baseline
+// Why a team: the thread kernel ran s150 at 2,729 ns per zone-step against the implicit team's
+// 1,251 (H100, 2026-12-06; 128 registers, spills, the LU values streamed from device memory at
+// every solve), so bdf's fewer, cheaper steps did not pay; the team keeps the LU on chip.
+// Validation: a team's sums are rounded in another order than the CPU's, and bdf's discrete
+// choices (Newton iterations, refactorisation, order) can turn that into another path, as the CPU
+// bdf does for rtol one ulp away (tests/test_bdf_team.cpp; kernels/EXPERIMENTS.md).
 #include <string>
 
 #include "runtime/gpu_runtime.hpp"
 #include "bdf_kernels.hpp"
+#include "bdf_team.hpp"
 #include "bdf_thread.hpp"
+#include "implicit/device_team.hpp"
 #include "implicit/implicit_kernels.hpp"
 
 namespace zoneode::gpu {
@@ -48,16 +55,123 @@ void launch_bdf_thread(const LaunchPlan& plan, const KernelArgs& args) { bdf_thr
 
 const VariantOps thread_ops{plan_bdf_thread, launch_bdf_thread, prepare_implicit};
 
+// The team: 128 threads on NVIDIA (the implicit team's choice: 128 registers under the bound of 4
+// blocks, which LDS allows anyway for s150), 256 on gfx90a (4 waves per CU; unmeasured).
+#if defined(__CUDACC__)
+constexpr int bdf_team_block = 128;
+#else
+constexpr int bdf_team_block = 256;
+#endif
+constexpr int bdf_team_min_blocks = 4;
+
+// The implicit team's cold arrays, then the history (bdf_team::history_doubles).
+struct BdfTeamSplit {
+  std::int64_t hot = 0, cold = 0, history_at = 0;
+};
+ZONEODE_HD inline BdfTeamSplit bdf_team_split(const ImplicitWorkspaceLayout& layout, int species) {
+  const ImplicitTeamSplit split = implicit_team_split(layout, species);
+  return {split.hot, split.cold + bdf_team::history_doubles(species), split.cold};
+}
+
+// As implicit_team_kernel (implicit_team.hip): a zone per block from the counter, the zone's arrays
+// where the plan put them (a.workspace_doubles: 0 all in LDS; the cold part's size: hot in LDS;
+// both: all in global memory).
+template <bool PHYSICS, bool BYTE_COLUMNS>
+__global__ void ZONEODE_BOUNDED(bdf_team_block, bdf_team_min_blocks) bdf_team_kernel(KernelArgs a) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[2 * DeviceTeam<bdf_team_block>::waves];
+  __shared__ unsigned long long zone_slot;
+  const DeviceTeam<bdf_team_block> team{scratch};
+  const int n = a.step.species_count;
+  const ImplicitWorkspaceLayout& layout = a.implicit.layout;
+  const BdfTeamSplit split = bdf_team_split(layout, n);
+  double* block = a.workspace + blockIdx.x * a.workspace_doubles;
+  const bool all_global = a.workspace_doubles >= split.hot + split.cold;
+  double* hot = all_global ? block : shared;
+  double* cold = all_global ? block + split.hot : a.workspace_doubles == 0 ? shared + split.hot : block;
+  const ImplicitTeamArrays w = implicit_team_arrays(layout, n, hot, cold);
+  double* const history = cold + split.history_at;
+  const MethodNetwork network{a.rates, a.step, a.implicit};
+  const SparseLuView& lu = a.implicit.lu;
+  std::uint8_t* byte_columns = nullptr;
+  if constexpr (BYTE_COLUMNS) {
+    byte_columns = reinterpret_cast<std::uint8_t*>(shared + split.hot + (a.workspace_doubles == 0 ? split.cold : 0));
+    team.for_each(lu.filled_count, [&](int q) { byte_columns[q] = static_cast<std::uint8_t>(lu.columns[q]); });
+  }
+  for (;;) {
+    if (threadIdx.x == 0) zone_slot = atomicAdd(a.next_zone, 1ull);
+    __syncthreads();
+    const long long zone = static_cast<long long>(zone_slot);
+    __syncthreads();  // before thread 0 takes the next zone
+    if (zone >= a.zones) break;
+    double* Y_zone = a.abundances + zone * n;
+    team.for_each(n, [&](int i) { w.Y[i] = Y_zone[i]; });
+    ZoneResult result;
+    if constexpr (BYTE_COLUMNS) {
+      result = bdf_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
+                                                 a.density[zone], w, history, implicit_team::ByteColumns{byte_columns});
+    } else {
+      result = bdf_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
+                                                 a.density[zone], w, history, implicit_team::LuColumns{lu.columns});
+    }
+    team.for_each(n, [&](int i) { Y_zone[i] = w.Y[i]; });
+    if (threadIdx.x == 0) a.results[zone] = result;
+  }
+}
+
+template <bool PHYSICS>
+LaunchPlan plan_team(const LaunchContext& c) {
+  const BdfTeamSplit split = bdf_team_split(c.implicit_layout, c.species_count);
+  const TeamKernels kernels{reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, false>),
+                            reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, true>)};
+  return plan_team_placement(c, 1, bdf_team_block, PHYSICS, 16 * DeviceTeam<bdf_team_block>::waves + 64, split.hot,
+                             split.cold, kernels, "integrator.method: bdf");
+}
+
+LaunchPlan plan_bdf_team(const LaunchContext& c) { return c.physics ? plan_team<true>(c) : plan_team<false>(c); }
+
+void launch_bdf_team(const LaunchPlan& plan, const KernelArgs& args) {
+  if (plan.physics && plan.stage_columns) {
+    bdf_team_kernel<true, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.physics) {
+    bdf_team_kernel<true, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.stage_columns) {
+    bdf_team_kernel<false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else {
+    bdf_team_kernel<false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  }
+}
+
+const VariantOps team_ops{plan_bdf_team, launch_bdf_team, prepare_implicit};
+
+// final: the team where a zone's LU values and vectors fit in LDS (the implicit team's test), else
+// the thread kernel.
+LaunchPlan plan_bdf_final(const LaunchContext& c) {
+  return implicit_team_fits_on_chip(c) ? plan_bdf_team(c) : plan_bdf_thread(c);
+}
+void launch_bdf_final(const LaunchPlan& plan, const KernelArgs& args) {
+  if (plan.kernel == 1) {
+    launch_bdf_team(plan, args);
+  } else {
+    launch_bdf_thread(plan, args);
+  }
+}
+const VariantOps final_ops{plan_bdf_final, launch_bdf_final, prepare_implicit};
+
 }  // namespace
 
 const VariantOps* bdf_variant(KernelVariant variant) {
   switch (variant) {
-    case KernelVariant::baseline:
-    case KernelVariant::final: return &thread_ops;
+    case KernelVariant::baseline: return &thread_ops;
+    case KernelVariant::lds: return &team_ops;
+    case KernelVariant::final: return &final_ops;
     default: return nullptr;
   }
 }
 
-std::string bdf_variant_names() { return "baseline (one zone per thread), final (the same)"; }
+std::string bdf_variant_names() {
+  return "baseline (one zone per thread), lds (one zone per workgroup), final (lds where a zone's LU fits in LDS, "
+         "else baseline)";
+}
 
 }  // namespace zoneode::gpu

@@ -55,6 +55,18 @@ struct ImplicitCandidate {
   const VariantOps* ops;
 };
 std::vector<ImplicitCandidate> implicit_final_candidates(const LaunchContext& context);
+// The placement of a team kernel's zone arrays (implicit_team.hip; the implicit and bdf teams): hot
+// doubles in LDS where they fit, cold ones too where that keeps as many blocks resident, else in a
+// per-block global workspace; the LU's column indices as bytes in LDS where they fit. kernels: the
+// team kernel without and with the byte columns; static_bytes its static shared memory; `what`
+// names the method in the refusal where no zone's workspace fits.
+struct TeamKernels {
+  const void* plain;
+  const void* byte_columns;
+};
+LaunchPlan plan_team_placement(const LaunchContext& context, int kernel, int size, bool physics, std::size_t static_bytes,
+                               std::int64_t hot_doubles, std::int64_t cold_doubles, const TeamKernels& kernels,
+                               const std::string& what);
 // Whether a 256-thread team's LU values and vectors fit in LDS.
 bool implicit_team_fits_on_chip(const LaunchContext& context);
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "runtime/gpu_runtime.hpp"
+#include "device_team.hpp"
 #include "implicit_kernels.hpp"
 #include "implicit_team.hpp"
 #include "implicit_thread.hpp"
@@ -23,117 +24,6 @@
 namespace zoneode::gpu {
 
 namespace {
-
-// A workgroup of SIZE threads as the Team of implicit_team.hpp. scratch: 2 x waves doubles of
-// shared memory (the reductions alternate halves, so one barrier per reduction suffices: a thread
-// writes a half again only after the next reduction's barrier, which every thread passes only
-// after reading this one).
-template <int SIZE>
-struct DeviceTeam {
-  static_assert(SIZE % wave_size == 0 && lu_record_width % SIZE == 0, "whole waves, whole LU record slots");
-  static constexpr int waves = SIZE / wave_size;
-  double* scratch;
-  mutable int buffer = 0;
-
-  template <typename Body>
-  __device__ void for_each(int count, Body&& body) const {
-    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) body(i);
-    __syncthreads();
-  }
-  template <bool MAX, typename Term>
-  __device__ double reduce(int count, Term&& term) const {
-    double v = 0.0;
-    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) v = MAX ? combine_error(v, term(i)) : v + term(i);
-#pragma unroll
-    for (int offset = wave_size / 2; offset > 0; offset /= 2) {
-      const double other = shuffle_down(v, offset, wave_size);
-      v = MAX ? combine_error(v, other) : v + other;
-    }
-    double* partials = scratch + buffer * waves;
-    buffer ^= 1;
-    if (threadIdx.x % wave_size == 0) partials[threadIdx.x / wave_size] = v;
-    __syncthreads();
-    double total = partials[0];
-    for (int w = 1; w < waves; ++w) total = MAX ? combine_error(total, partials[w]) : total + partials[w];
-    return total;
-  }
-  template <typename Term>
-  __device__ double sum(int count, Term&& term) const {
-    return reduce<false>(count, term);
-  }
-  template <typename Term>
-  __device__ double max_error(int count, Term&& term) const {
-    return reduce<true>(count, term);
-  }
-  __device__ int wave_lanes() const { return wave_size; }
-  // Groups of `lanes` lanes (a power of two, at most a wave) over the items; the xor butterfly
-  // leaves lane 0 of a group with (v0 + v1) + (v2 + v3) ..., the tree the host emulation adds.
-  template <int N, typename Part, typename Finish>
-  __device__ void group_sums(int count, int lanes, Part&& part, Finish&& finish) const {
-    const int groups = SIZE / lanes, lane = static_cast<int>(threadIdx.x) % lanes;
-    for (int base = 0; base < count; base += groups) {  // the same rounds on every thread
-      const int i = base + static_cast<int>(threadIdx.x) / lanes;
-      double v[N];
-#pragma unroll
-      for (int s = 0; s < N; ++s) v[s] = 0.0;
-      if (i < count) part(i, lane, lanes, v);
-      for (int mask = 1; mask < lanes; mask *= 2) {
-#pragma unroll
-        for (int s = 0; s < N; ++s) v[s] += shuffle_xor(v[s], mask, wave_size);
-      }
-      if (i < count && lane == 0) finish(i, v);
-    }
-    __syncthreads();
-  }
-  template <typename Body>
-  __device__ void for_each_wave(int count, Body&& body) const {
-    for (int i = static_cast<int>(threadIdx.x) / wave_size; i < count; i += waves) body(i);
-    __syncthreads();
-  }
-  // Each lane reads its next round's task (and the round's lanes) before it sums this one: their
-  // addresses do not depend on the data, so the loads' latency hides behind the round's work.
-  template <typename Part, typename Finish>
-  __device__ void wave_rounds(int rounds, const SolveLaneTask* tasks, const std::int32_t* lanes_of, Part&& part,
-                              Finish&& finish) const {
-    const int lane = static_cast<int>(threadIdx.x) % wave_size;
-    if (rounds <= 0) return;
-    SolveLaneTask next = tasks[lane];
-    int next_lanes = lanes_of[0];
-    for (int v = 0; v < rounds; ++v) {
-      const SolveLaneTask task = next;
-      const int lanes = next_lanes;
-      if (v + 1 < rounds) {
-        next = tasks[(v + 1) * wave_size + lane];
-        next_lanes = lanes_of[v + 1];
-      }
-      double sum = part(task, lanes);
-      for (int mask = 1; mask < lanes; mask *= 2) sum += shuffle_xor(sum, mask, wave_size);
-      if (task.row >= 0) finish(task, sum);
-      sync_wave();
-    }
-  }
-  // A phase's records are whole slots of lu_record_width (>= SIZE), so every thread has a first
-  // record x = threadIdx.x in every phase: it is loaded during the phase before, its latency
-  // (L2: the records are read once per factorisation) hidden behind that phase's work.
-  template <typename Count, typename Load, typename Body>
-  __device__ void for_each_phase(int phases, Count&& count, Load&& load, Body&& body) const {
-    const int t = static_cast<int>(threadIdx.x);
-    if (phases <= 0) return;
-    auto next = load(0, t);
-    int next_count = count(0);
-    for (int p = 0; p < phases; ++p) {
-      const auto current = next;
-      const int records = next_count;
-      if (p + 1 < phases) {
-        next = load(p + 1, t);
-        next_count = count(p + 1);
-      }
-      body(current);
-      for (int x = t + SIZE; x < records; x += SIZE) body(load(p, x));
-      __syncthreads();
-    }
-  }
-};
 
 // LDS holds 4 zones of s150 per multiprocessor, so a team is bound to 4 resident blocks (128
 // threads: 128 registers; 256: 64 registers and spills; EXPERIMENTS.md, the implicit kernel).
@@ -188,66 +78,13 @@ __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_t
   }
 }
 
-template <int SIZE, bool PHYSICS, bool BYTE_COLUMNS>
-int resident_blocks(std::size_t shared_bytes, const LaunchContext& c) {
-  int per_multiprocessor = 0;
-  (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, implicit_team_kernel<SIZE, PHYSICS, BYTE_COLUMNS>,
-                                                     SIZE, shared_bytes);
-  return per_multiprocessor * c.multiprocessors;
-}
-
 template <int SIZE, bool PHYSICS>
 LaunchPlan plan_team(const LaunchContext& c, int kernel) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
-  const std::size_t hot = 8 * static_cast<std::size_t>(split.hot), all = 8 * static_cast<std::size_t>(split.hot + split.cold);
-  const std::int64_t filled = c.implicit_layout.energy_row - c.implicit_layout.matrix;  // the LU's positions
-  const std::size_t column_bytes = (static_cast<std::size_t>(filled) + 7) / 8 * 8;
-  const std::size_t static_bytes = 16 * DeviceTeam<SIZE>::waves + 64;  // scratch and the zone slot
-  const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
-  for (const void* k : {reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, false>),
-                        reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, true>)})
-    (void)gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(room));
-  LaunchPlan plan;
-  plan.block = SIZE;
-  plan.kernel = kernel;
-  plan.physics = PHYSICS;
-  std::string placement = "everything in global memory";
-  int resident = resident_blocks<SIZE, PHYSICS, false>(0, c);
-  plan.workspace_doubles = split.hot + split.cold;
-  if (hot <= room) {  // the cold arrays too where that keeps as many blocks resident
-    const int with_hot = resident_blocks<SIZE, PHYSICS, false>(hot, c);
-    const int with_all = all <= room ? resident_blocks<SIZE, PHYSICS, false>(all, c) : 0;
-    const bool everything = with_all >= with_hot && with_all > 0;
-    plan.shared_bytes = everything ? all : hot;
-    plan.workspace_doubles = everything ? 0 : split.cold;
-    plan.stage_zone = true;
-    resident = everything ? with_all : with_hot;
-    placement = everything ? "every zone array in LDS" : "LU values and vectors in LDS, rates, fluxes and J in global memory";
-    // The column indices as bytes too, where they fit without a block fewer resident.
-    if (c.species_count <= 256 && plan.shared_bytes + column_bytes <= room &&
-        resident_blocks<SIZE, PHYSICS, true>(plan.shared_bytes + column_bytes, c) >= resident) {
-      plan.shared_bytes += column_bytes;
-      plan.stage_columns = true;
-      placement += ", LU column indices in LDS (bytes)";
-    }
-  }
-  if (resident < 1) resident = 1;
-  std::int64_t blocks = c.zones < resident ? (c.zones > 0 ? c.zones : 1) : resident;
-  const std::uint64_t block_bytes = 8 * static_cast<std::uint64_t>(plan.workspace_doubles);
-  if (block_bytes > 0) {
-    const std::int64_t fit = static_cast<std::int64_t>(c.workspace_budget_bytes / block_bytes);
-    if (fit < 1)
-      throw InputError("integrator.method: implicit on the GPU: one zone in flight needs " + std::to_string(block_bytes) +
-                       " bytes of device workspace (" + std::to_string(c.species_count) + " species), and of the " +
-                       std::to_string(c.free_bytes) + " bytes free on the device " +
-                       std::to_string(c.workspace_budget_bytes) + " may hold workspaces: no zone in flight fits");
-    if (fit < blocks) blocks = fit;
-  }
-  plan.grid = static_cast<int>(blocks);
-  plan.summary = std::to_string(plan.grid) + " blocks x " + std::to_string(SIZE) + " threads (" + std::to_string(resident) +
-                 " resident), one zone per block, " + std::to_string(plan.shared_bytes) + " B dynamic LDS, " +
-                 std::to_string(block_bytes) + " B of global workspace per block, placement: " + placement;
-  return plan;
+  const TeamKernels kernels{reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, false>),
+                            reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, true>)};
+  return plan_team_placement(c, kernel, SIZE, PHYSICS, 16 * DeviceTeam<SIZE>::waves + 64, split.hot, split.cold, kernels,
+                             "integrator.method: implicit");
 }
 
 template <int SIZE>
@@ -280,6 +117,68 @@ int team_block(const LaunchContext& c) {
 }
 
 }  // namespace
+
+// The placement of a team kernel's zone arrays (the implicit and bdf teams): `hot` doubles (Y, the
+// LU values and vectors) in LDS where they fit, the `cold` ones (rate factors, fluxes, flux
+// derivatives, J entries; bdf's history) too where that keeps as many blocks resident, else in a
+// per-block workspace in global memory; the LU's column indices as bytes in LDS where they fit
+// without a block fewer resident (networks of at most 256 species).
+LaunchPlan plan_team_placement(const LaunchContext& c, int kernel, int size, bool physics, std::size_t static_bytes,
+                               std::int64_t hot_doubles, std::int64_t cold_doubles, const TeamKernels& kernels,
+                               const std::string& what) {
+  const std::size_t hot = 8 * static_cast<std::size_t>(hot_doubles),
+                    all = 8 * static_cast<std::size_t>(hot_doubles + cold_doubles);
+  const std::int64_t filled = c.implicit_layout.energy_row - c.implicit_layout.matrix;  // the LU's positions
+  const std::size_t column_bytes = (static_cast<std::size_t>(filled) + 7) / 8 * 8;
+  const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
+  for (const void* k : {kernels.plain, kernels.byte_columns})
+    (void)gpuFuncSetAttribute(k, gpuFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(room));
+  auto resident_blocks = [&](const void* k, std::size_t shared_bytes) {
+    int per_multiprocessor = 0;
+    (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, k, size, shared_bytes);
+    return per_multiprocessor * c.multiprocessors;
+  };
+  LaunchPlan plan;
+  plan.block = size;
+  plan.kernel = kernel;
+  plan.physics = physics;
+  std::string placement = "everything in global memory";
+  int resident = resident_blocks(kernels.plain, 0);
+  plan.workspace_doubles = hot_doubles + cold_doubles;
+  if (hot <= room) {  // the cold arrays too where that keeps as many blocks resident
+    const int with_hot = resident_blocks(kernels.plain, hot);
+    const int with_all = all <= room ? resident_blocks(kernels.plain, all) : 0;
+    const bool everything = with_all >= with_hot && with_all > 0;
+    plan.shared_bytes = everything ? all : hot;
+    plan.workspace_doubles = everything ? 0 : cold_doubles;
+    plan.stage_zone = true;
+    resident = everything ? with_all : with_hot;
+    placement = everything ? "every zone array in LDS" : "LU values and vectors in LDS, rates, fluxes and J in global memory";
+    if (c.species_count <= 256 && plan.shared_bytes + column_bytes <= room &&
+        resident_blocks(kernels.byte_columns, plan.shared_bytes + column_bytes) >= resident) {
+      plan.shared_bytes += column_bytes;
+      plan.stage_columns = true;
+      placement += ", LU column indices in LDS (bytes)";
+    }
+  }
+  if (resident < 1) resident = 1;
+  std::int64_t blocks = c.zones < resident ? (c.zones > 0 ? c.zones : 1) : resident;
+  const std::uint64_t block_bytes = 8 * static_cast<std::uint64_t>(plan.workspace_doubles);
+  if (block_bytes > 0) {
+    const std::int64_t fit = static_cast<std::int64_t>(c.workspace_budget_bytes / block_bytes);
+    if (fit < 1)
+      throw InputError(what + " on the GPU: one zone in flight needs " + std::to_string(block_bytes) +
+                       " bytes of device workspace (" + std::to_string(c.species_count) + " species), and of the " +
+                       std::to_string(c.free_bytes) + " bytes free on the device " +
+                       std::to_string(c.workspace_budget_bytes) + " may hold workspaces: no zone in flight fits");
+    if (fit < blocks) blocks = fit;
+  }
+  plan.grid = static_cast<int>(blocks);
+  plan.summary = std::to_string(plan.grid) + " blocks x " + std::to_string(size) + " threads (" + std::to_string(resident) +
+                 " resident), one zone per block, " + std::to_string(plan.shared_bytes) + " B dynamic LDS, " +
+                 std::to_string(block_bytes) + " B of global workspace per block, placement: " + placement;
+  return plan;
+}
 
 LaunchPlan plan_implicit_team(const LaunchContext& c) {
   if (team_block(c) == 256)

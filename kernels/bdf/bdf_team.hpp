@@ -1,0 +1,363 @@
+// bdf (integrators/bdf.hpp) with one zone integrated by a team of threads: the same steps, the same
+// StepControl, the same decisions and per-value arithmetic as the serial method, on the implicit
+// team's pieces (implicit_team.hpp): its flux and species-rate phases, its Jacobian gathers, its
+// LU by phases of the elimination DAG and its wave-level triangular solves. What bdf adds runs over
+// the team too: the history of backward differences (prediction, step change, update) one column
+// per thread, the Newton iteration's vectors per species, its norms and the energy coupling as the
+// team's reductions. Sums over species (Ye, Z.x, the energy coupling, mass) are rounded in the
+// team's order, so a result differs from the serial method's in the last bits, and bdf's discrete
+// choices (Newton iterations, refactorisation, order) can turn that into a different path where the
+// serial method would itself take another for rtol one ulp away (tests/test_bdf_team.cpp).
+//
+// Why a team: the one-zone-per-thread kernel (bdf_thread.hpp) runs the serial code at 128
+// registers with its LU values and history in global memory; bdf's steps are mostly Newton
+// iterations (a flux evaluation and one solve each) with a factorisation every few steps, the
+// latency-bound parts that the implicit team kernel keeps on chip.
+//
+// Scope: without self-heating (the deck refuses bdf self-heating on the GPU); screening with the
+// PHYSICS instantiation, as the implicit team. Workspace: the implicit team's arrays (ImplicitTeamArrays)
+// plus the history, bdf::history_rows x (species + 1) doubles, wherever the kernel placed it.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/portability.hpp"
+#include "implicit/implicit_team.hpp"
+#include "integrators/bdf.hpp"
+
+namespace zoneode {
+
+namespace bdf_team {
+
+// Doubles of a zone's history (the species and the released energy; no self-heating here).
+ZONEODE_HD inline std::int64_t history_doubles(int species_count) {
+  return static_cast<std::int64_t>(bdf::history_rows) * (species_count + 1);
+}
+
+// The zone in w.Y (species_count values, in and out) from settings.start_time to end_time at T9
+// [GK] and rho [g/cm^3]; the contract of bdf::integrate_zone. history: history_doubles(species)
+// doubles of the team's. Every thread returns the result. columns: as implicit_team's.
+template <bool PHYSICS = false, typename Team, typename Columns>
+ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
+                                            const ImplicitScheduleView& sc, const IntegratorSettings& settings,
+                                            double T9, double rho, const ImplicitTeamArrays& w, double* history,
+                                            const Columns& columns) {
+  using namespace bdf;
+  const StepView& net = network.step;
+  const ImplicitView& imp = network.implicit;
+  const int n = net.species_count;
+  const int width = n + 1;  // the species, then the released energy [MeV mol/g] since the last step
+  double* const Y = w.Y;
+  double* const iterate = w.stages;           // the Newton iterate y
+  double* const correction = w.stages + n;    // y - y_pred
+  double* const psi = w.stages + 2 * n;
+  double* const update = w.stages + 3 * n;    // one Newton update
+  double* const f = w.f0;                     // f at the latest evaluation
+  // The Jacobian is evaluated at the prediction: the team's Jacobian reads the state from .Y.
+  ImplicitTeamArrays at_iterate = w;
+  at_iterate.Y = iterate;
+  auto Z_times = [&](const double* x) { return team.sum(n, [&](int i) { return net.species_Z[i] * x[i]; }); };
+  auto Z2_times = [&](const double* x) {
+    return team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * x[i]; });
+  };
+  const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
+  const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
+  StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
+  if (control.running())
+    team.for_each(network.rates.reaction_count,
+                  [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, T9, rho); });
+  std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
+  const bool screening = PHYSICS && net.screening != 0;
+  const bool ye_rank = imp.jacobian.ye_term_count > 0 || screening;
+  const bool z2_rank = PHYSICS && net.screening == static_cast<int>(ScreeningKind::weak);
+  LowRank low;
+  low.ye_rank = ye_rank;
+  low.z2_rank = z2_rank;
+  ScreeningPlasma plasma;  // at the latest flux evaluation's state, where screening is on
+  const ScreeningPlasma* const screened = screening ? &plasma : nullptr;
+
+  int order = 1;
+  bool history_ready = false;
+  double history_step = 0.0;
+  int equal_steps = 0;
+  int error_failures = 0;
+  bool jacobian_valid = false;
+  int jacobian_age = 0;
+  bool lu_valid = false;
+  double lu_c = 0.0;
+  double rate = 1.0;
+  double release = 0.0;  // S at the latest evaluation [MeV mol/(g s)]
+  double evaluated_ye = 0.0;
+
+  // f and S at y (one flux evaluation; the plasma there where screening is on).
+  auto evaluate = [&](const double* y) {
+    evaluated_ye = Z_times(y);
+    if (screening) plasma = implicit_team::plasma_at(team, net, T9, rho, y, evaluated_ye);
+    release = implicit_team::fluxes(team, net, w.rate_factor, y, evaluated_ye, w.flux, screened);
+    implicit_team::species_rates_team(team, net, w.flux, [&](int i, double value) { f[i] = value; });
+    ++rhs_evaluations;
+  };
+  // x += the low-rank part of M^-1 (bdf::low_rank_correct with the team's Z.x sums).
+  auto low_rank = [&](double* x) {
+    if (low.ye_rank && !low.z2_rank) {
+      const double factor = Z_times(x) / low.ye_denominator;
+      team.for_each(n, [&](int i) { x[i] += factor * w.ye_solution[i]; });
+    } else if (low.z2_rank) {
+      const double z_dot_k = Z_times(x), z2_dot_k = Z2_times(x);
+      const double determinant = low.ye_denominator * low.c22 - low.c12 * low.c21;
+      const double along_w = (low.c22 * z_dot_k - low.c12 * z2_dot_k) / determinant;
+      const double along_x = (low.ye_denominator * z2_dot_k - low.c21 * z_dot_k) / determinant;
+      team.for_each(n, [&](int i) { x[i] += along_w * w.ye_solution[i] + along_x * w.screening_solution[i]; });
+    }
+  };
+
+  while (control.begin_attempt()) {
+    const double h = control.step();
+    if (!history_ready) {  // D_0 = Y, D_1 = h f(Y), the rest 0
+      team.for_each(n, [&](int i) { iterate[i] = Y[i]; });
+      evaluate(iterate);
+      team.for_each(width, [&](int i) {
+        for (int j = 0; j < history_rows; ++j) history[j * width + i] = 0.0;
+        history[i] = i < n ? Y[i] : 0.0;
+        history[width + i] = i < n ? h * f[i] : h * release;
+      });
+      history_step = h;
+      history_ready = true;
+    } else if (h != history_step) {  // bdf::rescale_history, a column per thread
+      const double factor = h / history_step;
+      double R[max_order + 1][max_order + 1], U[max_order + 1][max_order + 1], RU[max_order + 1][max_order + 1];
+      step_change_matrix(order, factor, R);
+      step_change_matrix(order, 1.0, U);
+      for (int i = 0; i <= order; ++i) {
+        for (int j = 0; j <= order; ++j) {
+          double sum = 0.0;
+          for (int m = 0; m <= order; ++m) sum += R[i][m] * U[m][j];
+          RU[i][j] = sum;
+        }
+      }
+      team.for_each(width, [&](int i) {
+        double old[max_order + 1];
+        for (int m = 0; m <= order; ++m) old[m] = history[m * width + i];
+        for (int j = 0; j <= order; ++j) {
+          double sum = 0.0;
+          for (int m = 0; m <= order; ++m) sum += RU[m][j] * old[m];
+          history[j * width + i] = sum;
+        }
+      });
+      history_step = h;
+      equal_steps = 0;
+    }
+    const double c = h / gamma_sum(order);
+    double predicted_energy = 0.0, psi_energy = 0.0;
+    auto predict = [&]() {
+      team.for_each(n, [&](int i) {
+        double y = 0.0, p = 0.0;
+        for (int j = 0; j <= order; ++j) y += history[j * width + i];
+        for (int j = 1; j <= order; ++j) p += gamma_sum(j) * history[j * width + i];
+        iterate[i] = y;
+        psi[i] = p / gamma_sum(order);
+      });
+      double y = 0.0, p = 0.0;  // the energy column, on every thread
+      for (int j = 0; j <= order; ++j) y += history[j * width + n];
+      for (int j = 1; j <= order; ++j) p += gamma_sum(j) * history[j * width + n];
+      predicted_energy = y;
+      psi_energy = p / gamma_sum(order);
+    };
+    predict();
+
+    bool converged = false, jacobian_fresh = false, f_at_iterate = false, refresh = false;
+    double energy = predicted_energy, energy_correction = 0.0;
+    for (;;) {
+      if (!jacobian_valid || jacobian_age >= jacobian_max_age || refresh) {  // J (and f, S) at the prediction
+        evaluate(iterate);
+        f_at_iterate = true;
+        implicit_team::jacobian(team, net, imp.jacobian, sc, at_iterate, evaluated_ye, screened);
+        if (screening) implicit_team::screening_columns(team, net, plasma, w);  // the fluxes become scratch
+        ++jacobian_evaluations;
+        jacobian_valid = true;
+        jacobian_fresh = true;
+        jacobian_age = 0;
+        lu_valid = false;  // the Jacobian's gathers used the matrix's room
+      }
+      if (!lu_valid || fabs(c / lu_c - 1.0) > gamma_ratio_limit) {
+        const double diagonal = 1.0 / c;
+        team.for_each(imp.lu.filled_count, [&](int q) {
+          const double base = sc.matrix_diagonal[q] ? diagonal : 0.0;
+          const int e = sc.matrix_entry[q];
+          w.matrix[q] = e >= 0 ? base - w.jacobian[e] : base;
+        });
+        implicit_team::factor(team, sc, w.matrix);
+        ++factorizations;
+        low.ye_denominator = 1.0;
+        low.c12 = 0.0;
+        low.c21 = 0.0;
+        low.c22 = 1.0;
+        if (z2_rank) {  // rhs and update are free here: the solves' scratch
+          const double* const b[2] = {w.ye_column, w.screening_column};
+          double* const x[2] = {w.ye_solution, w.screening_solution};
+          double* const work[2] = {w.solve, w.rhs};
+          implicit_team::solve<2>(team, sc, columns, w.matrix, b, x, work);
+          low.ye_denominator = 1.0 - Z_times(w.ye_solution);
+          low.c12 = -Z_times(w.screening_solution);
+          low.c21 = -Z2_times(w.ye_solution);
+          low.c22 = 1.0 - Z2_times(w.screening_solution);
+        } else if (ye_rank) {
+          implicit_team::solve(team, sc, columns, w.matrix, w.ye_column, w.ye_solution, w.solve);
+          low.ye_denominator = 1.0 - Z_times(w.ye_solution);
+        }
+        lu_c = c;
+        lu_valid = true;
+        rate = 1.0;
+      }
+      // Modified Newton from the prediction: (I/lu_c - J) x = r / lu_c, r = c f - psi - (y - y_pred).
+      team.for_each(n, [&](int i) { correction[i] = 0.0; });
+      energy = predicted_energy;
+      energy_correction = 0.0;
+      const double ratio_scale = 2.0 / (1.0 + c / lu_c);
+      double previous_norm = 0.0;
+      for (int m = 0; m < newton_max_iterations; ++m) {
+        if (!f_at_iterate) evaluate(iterate);
+        f_at_iterate = false;
+        const double non_finite = team.sum(n, [&](int i) {
+          w.rhs[i] = (c * f[i] - psi[i] - correction[i]) / lu_c;
+          return is_finite(f[i]) ? 0.0 : 1.0;
+        });
+        if (non_finite != 0.0 || !is_finite(release)) break;
+        implicit_team::solve(team, sc, columns, w.matrix, w.rhs, update, w.solve);
+        low_rank(update);
+        const double norm = team.max_error(n, [&](int i) {
+          const double x = ratio_scale * update[i];
+          iterate[i] += x;
+          correction[i] += x;
+          return fabs(x) / (settings.atol + settings.rtol * fabs(history[i]));
+        });
+        const double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
+        // The energy row of I - c J is (-c energy_row, 1): its update is exact given the species'.
+        const double energy_update = c * release - psi_energy - energy_correction + c * energy_dot;
+        energy += energy_update;
+        energy_correction += energy_update;
+        if (!is_finite(norm)) break;
+        if (m > 0) rate = fmax(newton_rate_decay * rate, norm / previous_norm);
+        if (error_constant(order) * norm * fmin(1.0, rate) <= newton_tolerance) {
+          converged = true;
+          break;
+        }
+        if (m > 0 && norm > newton_divergence * previous_norm) break;
+        previous_norm = norm;
+      }
+      if (converged || jacobian_fresh) break;
+      refresh = true;  // failed with an older Jacobian: a new one at the prediction, same h
+      predict();
+    }
+
+    AttemptReductions reductions;
+    if (!converged) {
+      reductions.error_norm = INFINITY;
+      reductions.finite = false;
+      if (control.end_attempt(reductions, 2) == StepVerdict::retry) {
+        control.set_next_step(h * convergence_failure_factor);
+        equal_steps = 0;
+      }
+      continue;
+    }
+    reductions.error_norm = team.max_error(n, [&](int i) {
+      const double scale = settings.atol + settings.rtol * fmax(fabs(history[i]), fabs(iterate[i]));
+      return error_constant(order) * fabs(correction[i]) / scale;
+    });
+    const double released = energy - history[n];  // D_0's energy is 0 after every step
+    const double non_finite = team.sum(n, [&](int i) { return is_finite(iterate[i]) ? 0.0 : 1.0; });
+    reductions.finite = non_finite == 0.0 && is_finite(released);
+    reductions.mass = team.sum(n, [&](int i) { return net.species_A[i] * iterate[i]; });
+    reductions.release_rate_start = released / h;
+    reductions.release_rate_mid = released / h;
+    const double error = reductions.error_norm;
+    const StepVerdict verdict = control.end_attempt(reductions, 2);
+    if (verdict == StepVerdict::retry) {
+      ++error_failures;
+      double factor = fmin(0.9, fmax(min_step_factor, quantize_step_factor(step_safety * pow(error, -1.0 / (order + 1)))));
+      if (error_failures >= 2) factor = fmin(factor, min_step_factor);
+      if (error_failures >= error_failures_to_order_one) {
+        factor = fmin(factor, 0.1);
+        order = 1;
+      }
+      control.set_next_step(h * factor);
+      equal_steps = 0;
+      continue;
+    }
+    if (verdict != StepVerdict::accepted) continue;
+
+    // Accepted: D_{k+2} = d - D_{k+1}, D_{k+1} = d, D_j += D_{j+1} (j = k..0), so D_0 = y_new; the
+    // renormalisation's scale and the floor (bdf.hpp) column by column.
+    error_failures = 0;
+    const double scale = control.scale();
+    team.for_each(width, [&](int i) {
+      const double d = i < n ? correction[i] : energy_correction;
+      history[(order + 2) * width + i] = d - history[(order + 1) * width + i];
+      history[(order + 1) * width + i] = d;
+      for (int j = order; j >= 0; --j) history[j * width + i] += history[(j + 1) * width + i];
+      if (i == n) {
+        history[n] = 0.0;
+        return;
+      }
+      if (scale != 1.0)
+        for (int j = 0; j < history_rows; ++j) history[j * width + i] *= scale;
+      history[i] = fmax(history[i], settings.abundance_floor);
+      Y[i] = history[i];
+    });
+    ++equal_steps;
+    ++jacobian_age;
+    if (!control.running()) break;
+
+    if (equal_steps < order + 1 || settings.schedule != StepSchedule::adaptive) {
+      control.set_next_step(h);
+      continue;
+    }
+    double error_lower = INFINITY, error_higher = INFINITY;
+    if (order > 1)
+      error_lower = team.max_error(n, [&](int i) {
+        return error_constant(order - 1) * fabs(history[order * width + i]) /
+               (settings.atol + settings.rtol * fabs(history[i]));
+      });
+    if (order < max_order)
+      error_higher = team.max_error(n, [&](int i) {
+        return error_constant(order + 1) * fabs(history[(order + 2) * width + i]) /
+               (settings.atol + settings.rtol * fabs(history[i]));
+      });
+    auto step_factor = [](double err, int estimate_order, double bias) {
+      return err > 0.0 ? fmin(max_step_factor, 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6))
+                     : max_step_factor;
+    };
+    const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
+    const double factor_same = step_factor(error, order, 1.2);
+    const double factor_higher = order < max_order ? step_factor(error_higher, order + 1, 1.4) : 0.0;
+    int new_order = order;
+    double factor = factor_same;
+    if (factor_lower > factor) {
+      factor = factor_lower;
+      new_order = order - 1;
+    }
+    if (factor_higher > factor) {
+      factor = factor_higher;
+      new_order = order + 1;
+    }
+    factor = quantize_step_factor(fmin(max_step_factor, factor));
+    if (factor >= step_change_threshold) {
+      order = new_order;
+      equal_steps = 0;
+      control.set_next_step(h * factor);
+    } else {
+      control.set_next_step(h);
+    }
+  }
+  ZoneResult result = control.finish(team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; }));
+  result.final_T9 = T9;
+  result.rhs_evaluations = rhs_evaluations;
+  result.jacobian_evaluations = jacobian_evaluations;
+  result.factorizations = factorizations;
+  return result;
+}
+
+}  // namespace bdf_team
+
+}  // namespace zoneode

@@ -1,0 +1,121 @@
+// The workgroup as the Team of kernels/implicit/implicit_team.hpp (the implicit and bdf team kernels:
+// implicit_team.hip, kernels/bdf/bdf_gpu.hip). Device code only.
+#pragma once
+
+#include "runtime/gpu_runtime.hpp"
+#include "implicit_team.hpp"
+
+namespace zoneode::gpu {
+
+// A workgroup of SIZE threads as the Team of implicit_team.hpp. scratch: 2 x waves doubles of
+// shared memory (the reductions alternate halves, so one barrier per reduction suffices: a thread
+// writes a half again only after the next reduction's barrier, which every thread passes only
+// after reading this one).
+template <int SIZE>
+struct DeviceTeam {
+  static_assert(SIZE % wave_size == 0 && lu_record_width % SIZE == 0, "whole waves, whole LU record slots");
+  static constexpr int waves = SIZE / wave_size;
+  double* scratch;
+  mutable int buffer = 0;
+
+  template <typename Body>
+  __device__ void for_each(int count, Body&& body) const {
+    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) body(i);
+    __syncthreads();
+  }
+  template <bool MAX, typename Term>
+  __device__ double reduce(int count, Term&& term) const {
+    double v = 0.0;
+    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) v = MAX ? combine_error(v, term(i)) : v + term(i);
+#pragma unroll
+    for (int offset = wave_size / 2; offset > 0; offset /= 2) {
+      const double other = shuffle_down(v, offset, wave_size);
+      v = MAX ? combine_error(v, other) : v + other;
+    }
+    double* partials = scratch + buffer * waves;
+    buffer ^= 1;
+    if (threadIdx.x % wave_size == 0) partials[threadIdx.x / wave_size] = v;
+    __syncthreads();
+    double total = partials[0];
+    for (int w = 1; w < waves; ++w) total = MAX ? combine_error(total, partials[w]) : total + partials[w];
+    return total;
+  }
+  template <typename Term>
+  __device__ double sum(int count, Term&& term) const {
+    return reduce<false>(count, term);
+  }
+  template <typename Term>
+  __device__ double max_error(int count, Term&& term) const {
+    return reduce<true>(count, term);
+  }
+  __device__ int wave_lanes() const { return wave_size; }
+  // Groups of `lanes` lanes (a power of two, at most a wave) over the items; the xor butterfly
+  // leaves lane 0 of a group with (v0 + v1) + (v2 + v3) ..., the tree the host emulation adds.
+  template <int N, typename Part, typename Finish>
+  __device__ void group_sums(int count, int lanes, Part&& part, Finish&& finish) const {
+    const int groups = SIZE / lanes, lane = static_cast<int>(threadIdx.x) % lanes;
+    for (int base = 0; base < count; base += groups) {  // the same rounds on every thread
+      const int i = base + static_cast<int>(threadIdx.x) / lanes;
+      double v[N];
+#pragma unroll
+      for (int s = 0; s < N; ++s) v[s] = 0.0;
+      if (i < count) part(i, lane, lanes, v);
+      for (int mask = 1; mask < lanes; mask *= 2) {
+#pragma unroll
+        for (int s = 0; s < N; ++s) v[s] += shuffle_xor(v[s], mask, wave_size);
+      }
+      if (i < count && lane == 0) finish(i, v);
+    }
+    __syncthreads();
+  }
+  template <typename Body>
+  __device__ void for_each_wave(int count, Body&& body) const {
+    for (int i = static_cast<int>(threadIdx.x) / wave_size; i < count; i += waves) body(i);
+    __syncthreads();
+  }
+  // Each lane reads its next round's task (and the round's lanes) before it sums this one: their
+  // addresses do not depend on the data, so the loads' latency hides behind the round's work.
+  template <typename Part, typename Finish>
+  __device__ void wave_rounds(int rounds, const SolveLaneTask* tasks, const std::int32_t* lanes_of, Part&& part,
+                              Finish&& finish) const {
+    const int lane = static_cast<int>(threadIdx.x) % wave_size;
+    if (rounds <= 0) return;
+    SolveLaneTask next = tasks[lane];
+    int next_lanes = lanes_of[0];
+    for (int v = 0; v < rounds; ++v) {
+      const SolveLaneTask task = next;
+      const int lanes = next_lanes;
+      if (v + 1 < rounds) {
+        next = tasks[(v + 1) * wave_size + lane];
+        next_lanes = lanes_of[v + 1];
+      }
+      double sum = part(task, lanes);
+      for (int mask = 1; mask < lanes; mask *= 2) sum += shuffle_xor(sum, mask, wave_size);
+      if (task.row >= 0) finish(task, sum);
+      sync_wave();
+    }
+  }
+  // A phase's records are whole slots of lu_record_width (>= SIZE), so every thread has a first
+  // record x = threadIdx.x in every phase: it is loaded during the phase before, its latency
+  // (L2: the records are read once per factorisation) hidden behind that phase's work.
+  template <typename Count, typename Load, typename Body>
+  __device__ void for_each_phase(int phases, Count&& count, Load&& load, Body&& body) const {
+    const int t = static_cast<int>(threadIdx.x);
+    if (phases <= 0) return;
+    auto next = load(0, t);
+    int next_count = count(0);
+    for (int p = 0; p < phases; ++p) {
+      const auto current = next;
+      const int records = next_count;
+      if (p + 1 < phases) {
+        next = load(p + 1, t);
+        next_count = count(p + 1);
+      }
+      body(current);
+      for (int x = t + SIZE; x < records; x += SIZE) body(load(p, x));
+      __syncthreads();
+    }
+  }
+};
+
+}  // namespace zoneode::gpu

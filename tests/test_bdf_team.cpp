@@ -1,0 +1,189 @@
+// bdf run by a team of threads (kernels/bdf/bdf_team.hpp), on the CPU, the team emulated serially
+// (emulated_team.hpp). Checks that
+// - the team's result is the same bits whatever the thread order within a phase (the barriers are
+//   where they must be);
+// - it takes the serial bdf's path (the same accepted and rejected steps, RHS evaluations,
+//   Jacobians and factorisations) on at least 7 of 8 zones per case and agrees with it there within
+//   1e-10 (only the reductions' rounding differs);
+// - where a zone's path differs, the difference is no larger than the serial method's own for rtol
+//   one ulp away, or 10 rtol.
+// The serial path holds because bdf rounds its step factors to a grid (bdf.hpp,
+// quantize_step_factor): with the team's growth factor left unrounded (a planted fault, tried by
+// hand) 0-1 of 8 zones per case keep the serial path and every case fails; with it, 8 of 8 on every
+// case, within 7e-11 (the reductions' rounding).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bdf/bdf_team.hpp"
+#include "emulated_team.hpp"
+#include "integrators/implicit_schedule.hpp"
+#include "integrators/method_data.hpp"
+#include "network/analytic.hpp"
+#include "network/compact.hpp"
+#include "network/generator.hpp"
+#include "network/reaclib.hpp"
+#include "team_testing.hpp"
+
+namespace zoneode {
+namespace {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+struct Outcome {
+  std::vector<double> Y;
+  ZoneResult result;
+};
+
+IntegratorSettings bdf_settings(double end_time, double rtol) {
+  IntegratorSettings s;
+  s.method = IntegrationMethod::bdf;
+  s.schedule = StepSchedule::adaptive;
+  s.start_time = 1e-10;
+  s.end_time = end_time;
+  s.dt_initial = 1e-10;
+  s.rtol = rtol;
+  s.atol = 1e-12;
+  return s;
+}
+
+template <bool PHYSICS = false>
+Outcome run_team(const MethodNetwork& network, const ImplicitScheduleView& schedule, const IntegratorSettings& s,
+                 const TeamTestZone& zone, const EmulatedTeam& team) {
+  const int n = network.step.species_count;
+  const ImplicitTeamSplit split = implicit_team_split(network.implicit.layout, n);
+  // NaN: a read before a write shows
+  std::vector<double> hot(split.hot, NAN), cold(split.cold, NAN), history(bdf_team::history_doubles(n), NAN);
+  const ImplicitTeamArrays w = implicit_team_arrays(network.implicit.layout, n, hot.data(), cold.data());
+  std::copy(zone.Y.begin(), zone.Y.end(), w.Y);
+  Outcome out;
+  out.result = bdf_team::integrate_zone<PHYSICS>(team, network, schedule, s, zone.T9, zone.rho, w, history.data(),
+                                                 implicit_team::LuColumns{network.implicit.lu.columns});
+  out.Y.assign(w.Y, w.Y + n);
+  return out;
+}
+
+Outcome run_serial(const MethodNetwork& network, const IntegratorSettings& s, const TeamTestZone& zone) {
+  std::vector<double> workspace(bdf::workspace_doubles(network), NAN);
+  Outcome out{zone.Y, {}};
+  bdf::integrate_zone(network, s, zone.T9, zone.rho, out.Y.data(), workspace.data(), out.result);
+  return out;
+}
+
+bool same_path(const ZoneResult& a, const ZoneResult& b) {
+  return a.status == b.status && a.steps == b.steps && a.rejected_steps == b.rejected_steps &&
+         a.rhs_evaluations == b.rhs_evaluations && a.jacobian_evaluations == b.jacobian_evaluations &&
+         a.factorizations == b.factorizations;
+}
+
+// The largest relative difference over abundances above atol in either.
+double worst_difference(const std::vector<double>& a, const std::vector<double>& b, double atol) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::fmax(std::fabs(a[i]), std::fabs(b[i])) <= atol) continue;
+    worst = std::fmax(worst, std::fabs(a[i] - b[i]) / std::fmax(std::fabs(a[i]), std::fabs(b[i])));
+  }
+  return worst;
+}
+
+struct CaseSummary {
+  int zones = 0, same = 0;
+  double worst_same = 0.0;
+};
+
+template <bool PHYSICS = false>
+CaseSummary check_network(const Network& raw, double end_time, double rtol, int zone_count,
+                          const PhysicsOptions& physics = {}) {
+  const CompactNetwork compact(raw, physics);
+  const MethodData data(IntegrationMethod::bdf, compact);
+  const ImplicitSchedule schedule(*data.implicit(), 256);
+  const MethodNetwork& network = data.view();
+  const IntegratorSettings s = bdf_settings(end_time, rtol);
+  IntegratorSettings nudged = s;
+  nudged.rtol = std::nextafter(rtol, 1.0);
+  CaseSummary summary;
+  for (const TeamTestZone& zone : team_test_zones(raw, zone_count, 0.3, 4.0)) {
+    SCOPED_TRACE(raw.name + " rtol " + std::to_string(rtol) + " T9 " + std::to_string(zone.T9));
+    const Outcome serial = run_serial(network, s, zone);
+    EXPECT_EQ(serial.result.status, zone_ok);
+    const Outcome first = run_team<PHYSICS>(network, schedule.view(), s, zone, {256, 32, Order::forward});
+    for (const EmulatedTeam team : {EmulatedTeam{256, 32, Order::reverse}, EmulatedTeam{256, 32, Order::by_thread_descending}}) {
+      const Outcome other = run_team<PHYSICS>(network, schedule.view(), s, zone, team);
+      for (std::size_t i = 0; i < first.Y.size(); ++i)
+        EXPECT_TRUE(same_bits(first.Y[i], other.Y[i])) << "species " << i << ": the order within a phase matters";
+      EXPECT_TRUE(same_path(first.result, other.result));
+    }
+    ++summary.zones;
+    EXPECT_EQ(first.result.status, serial.result.status);
+    const double difference = worst_difference(serial.Y, first.Y, s.atol);
+    if (same_path(first.result, serial.result)) {
+      ++summary.same;
+      summary.worst_same = std::fmax(summary.worst_same, difference);
+      EXPECT_LE(difference, 1e-10) << "the same path, yet more than rounding apart";
+      EXPECT_LE(std::fabs(first.result.energy_generation_rate - serial.result.energy_generation_rate),
+                1e-10 * std::fabs(serial.result.energy_generation_rate));
+    } else {
+      const double own = worst_difference(serial.Y, run_serial(network, nudged, zone).Y, s.atol);
+      std::printf("    %s T9 %.2f: another path (steps %lld/%lld, LU %lld/%lld), %.3g apart; the serial's own 1-ulp: %.3g\n",
+                  raw.name.c_str(), zone.T9, static_cast<long long>(first.result.steps),
+                  static_cast<long long>(serial.result.steps), static_cast<long long>(first.result.factorizations),
+                  static_cast<long long>(serial.result.factorizations), difference, own);
+      EXPECT_LE(difference, std::fmax(10 * own, 10 * rtol)) << "another path, and further than rtol allows";
+    }
+  }
+  std::printf("    %s rtol %g: %d of %d zones on the serial path, within %.3g there\n", raw.name.c_str(), rtol,
+              summary.same, summary.zones, summary.worst_same);
+  EXPECT_GE(8 * summary.same, 7 * summary.zones) << "fewer than 7 of 8 zones on the serial path";
+  return summary;
+}
+
+Network with_captures(Network network) {
+  int made = 0;
+  for (Reaction& reaction : network.reactions) {
+    if (!reaction.electron_capture && reaction.reactants.size() == 1 && made < 2) {
+      reaction.electron_capture = true;
+      ++made;
+    }
+  }
+  return network;
+}
+
+TEST(BdfTeam, TakesTheSerialPathOnGeneratedNetworks) {
+  for (double rtol : {1e-6, 1e-8}) {
+    check_network(with_captures(generate_network(generator_preset("s16"))), 1e-3, rtol, 8);
+    check_network(with_captures(generate_network(generator_preset("default"))), 1e-4, rtol, 8);
+  }
+  // A linear chain (its Jacobian constant: one evaluation, reused by every step).
+  check_network(decay_chain_network({3.0, 0.7, 0.05}), 20.0, 1e-6, 8);
+}
+
+TEST(BdfTeam, TakesTheSerialPathWithScreening) {
+  const Network network = with_captures(generate_network(generator_preset("default")));
+  PhysicsOptions weak, strong;
+  weak.screening = ScreeningKind::weak;
+  strong.screening = ScreeningKind::chugunov2007;
+  for (const PhysicsOptions& physics : {weak, strong}) {
+    SCOPED_TRACE("screening " + std::to_string(static_cast<int>(physics.screening)));
+    check_network<true>(network, 1e-4, 1e-6, 8, physics);
+  }
+  check_network<true>(network, 1e-4, 1e-6, 8);  // the physics instantiation with every option off
+}
+
+// rp-z12 from the test data (../shared/reaclib), else the rp-z24 slice the project ships.
+TEST(BdfTeam, TakesTheSerialPathOnTheReaclibSlice) {
+  const std::string dir = ZONEODE_REACLIB_DATA;
+  std::string path = dir + "/rp-z12.reaclib", list = dir + "/rp-z12.nuclides";
+  if (!std::ifstream(path) || !std::ifstream(list)) {
+    path = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.reaclib";
+    list = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.nuclides";
+  }
+  check_network(read_reaclib(path, read_nuclide_list(list)), 1e-3, 1e-6, 8);
+}
+
+}  // namespace
+}  // namespace zoneode
