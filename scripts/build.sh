@@ -20,3 +20,16 @@ elif [ $# -gt 0 ]; then
   cmake -S . -B "$build_dir" "$@"
 fi
 cmake --build "$build_dir" -j "$(nproc)"
+# The Python module importable without PYTHONPATH (issue 41): a .pth file in the user's site-packages
+# that names this tree's python/ folder, what `pip install --user -e` would write (Debian's pip
+# refuses user installs, PEP 668). The module finds build/libzoneode.so beside itself, so only the
+# default build folder is linked; the last tree built this way is the one imported.
+# ZONEODE_PYTHON_LINK=0 skips it.
+if [ "${ZONEODE_PYTHON_LINK:-1}" != 0 ] && [ "$build_dir" = build ] && [ -f build/libzoneode.so ] &&
+  site=$(python3 -m site --user-site 2>/dev/null) && [ -n "$site" ]; then
+  if mkdir -p "$site" 2>/dev/null && printf '%s\n' "$PWD/python" > "$site/zoneode.pth"; then
+    echo "build.sh: python3 -c 'import zoneode' now finds $PWD/python ($site/zoneode.pth; ZONEODE_PYTHON_LINK=0 skips this)"
+  else
+    echo "build.sh: could not write $site/zoneode.pth; use PYTHONPATH=$PWD/python to import zoneode"
+  fi
+fi
