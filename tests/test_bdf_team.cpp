@@ -142,17 +142,6 @@ CaseSummary check_network(const Network& raw, double end_time, double rtol, int 
   return summary;
 }
 
-Network with_captures(Network network) {
-  int made = 0;
-  for (Reaction& reaction : network.reactions) {
-    if (!reaction.electron_capture && reaction.reactants.size() == 1 && made < 2) {
-      reaction.electron_capture = true;
-      ++made;
-    }
-  }
-  return network;
-}
-
 TEST(BdfTeam, TakesTheSerialPathOnGeneratedNetworks) {
   for (double rtol : {1e-6, 1e-8}) {
     check_network(with_captures(generate_network(generator_preset("s16"))), 1e-3, rtol, 8);

@@ -32,17 +32,6 @@ namespace {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-Network with_captures(Network network) {
-  int made = 0;
-  for (Reaction& reaction : network.reactions) {
-    if (!reaction.electron_capture && reaction.reactants.size() == 1 && made < 2) {
-      reaction.electron_capture = true;
-      ++made;
-    }
-  }
-  return network;
-}
-
 using Zone = TeamTestZone;
 
 std::vector<Zone> zones_of(const Network& network, int count) { return team_test_zones(network, count, 0.3, 4.0); }

@@ -125,26 +125,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       history_step = h;
       history_ready = true;
     } else if (h != history_step) {  // bdf::rescale_history, a column per thread
-      const double factor = h / history_step;
-      double R[max_order + 1][max_order + 1], U[max_order + 1][max_order + 1], RU[max_order + 1][max_order + 1];
-      step_change_matrix(order, factor, R);
-      step_change_matrix(order, 1.0, U);
-      for (int i = 0; i <= order; ++i) {
-        for (int j = 0; j <= order; ++j) {
-          double sum = 0.0;
-          for (int m = 0; m <= order; ++m) sum += R[i][m] * U[m][j];
-          RU[i][j] = sum;
-        }
-      }
-      team.for_each(width, [&](int i) {
-        double old[max_order + 1];
-        for (int m = 0; m <= order; ++m) old[m] = history[m * width + i];
-        for (int j = 0; j <= order; ++j) {
-          double sum = 0.0;
-          for (int m = 0; m <= order; ++m) sum += RU[m][j] * old[m];
-          history[j * width + i] = sum;
-        }
-      });
+      double RU[max_order + 1][max_order + 1];
+      step_change_product(order, h / history_step, RU);
+      team.for_each(width, [&](int i) { rescale_history_column(history, width, order, RU, i); });
       history_step = h;
       equal_steps = 0;
     }
@@ -275,12 +258,8 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     const StepVerdict verdict = control.end_attempt(reductions, 2);
     if (verdict == StepVerdict::retry) {
       ++error_failures;
-      double factor = fmin(0.9, fmax(min_step_factor, quantize_step_factor(step_safety * pow(error, -1.0 / (order + 1)))));
-      if (error_failures >= 2) factor = fmin(factor, min_step_factor);
-      if (error_failures >= error_failures_to_order_one) {
-        factor = fmin(factor, 0.1);
-        order = 1;
-      }
+      const double factor = rejected_step_factor(error, order, error_failures);
+      if (error_failures >= error_failures_to_order_one) order = 1;
       control.set_next_step(h * factor);
       equal_steps = 0;
       continue;
@@ -324,28 +303,11 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         return error_constant(order + 1) * fabs(history[(order + 2) * width + i]) /
                (settings.atol + settings.rtol * fabs(history[i]));
       });
-    auto step_factor = [](double err, int estimate_order, double bias) {
-      return err > 0.0 ? fmin(max_step_factor, 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6))
-                     : max_step_factor;
-    };
-    const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
-    const double factor_same = step_factor(error, order, 1.2);
-    const double factor_higher = order < max_order ? step_factor(error_higher, order + 1, 1.4) : 0.0;
-    int new_order = order;
-    double factor = factor_same;
-    if (factor_lower > factor) {
-      factor = factor_lower;
-      new_order = order - 1;
-    }
-    if (factor_higher > factor) {
-      factor = factor_higher;
-      new_order = order + 1;
-    }
-    factor = quantize_step_factor(fmin(max_step_factor, factor));
-    if (factor >= step_change_threshold) {
-      order = new_order;
+    const StepChoice choice = choose_step(error, error_lower, error_higher, order);
+    if (choice.factor >= step_change_threshold) {
+      order = choice.order;
       equal_steps = 0;
-      control.set_next_step(h * factor);
+      control.set_next_step(h * choice.factor);
     } else {
       control.set_next_step(h);
     }

@@ -135,10 +135,9 @@ ZONEODE_HD inline void step_change_matrix(int order, double factor, double R[max
   }
 }
 
-// D_0..D_order (width values each) for a step `factor` times the current one.
-template <typename Array>
-ZONEODE_HD inline void rescale_history(Array history, int width, int order, double factor) {
-  double R[max_order + 1][max_order + 1], U[max_order + 1][max_order + 1], RU[max_order + 1][max_order + 1];
+// RU = R(order, factor) R(order, 1): the map of D_0..D_order to a step `factor` times the current one.
+ZONEODE_HD inline void step_change_product(int order, double factor, double RU[max_order + 1][max_order + 1]) {
+  double R[max_order + 1][max_order + 1], U[max_order + 1][max_order + 1];
   step_change_matrix(order, factor, R);
   step_change_matrix(order, 1.0, U);
   for (int i = 0; i <= order; ++i) {
@@ -148,15 +147,59 @@ ZONEODE_HD inline void rescale_history(Array history, int width, int order, doub
       RU[i][j] = sum;
     }
   }
-  for (int i = 0; i < width; ++i) {
-    double old[max_order + 1];
-    for (int m = 0; m <= order; ++m) old[m] = history[m * width + i];
-    for (int j = 0; j <= order; ++j) {
-      double sum = 0.0;
-      for (int m = 0; m <= order; ++m) sum += RU[m][j] * old[m];
-      history[j * width + i] = sum;
-    }
+}
+
+// Column i of D_0..D_order (width values a row) mapped by RU (step_change_product).
+template <typename Array>
+ZONEODE_HD inline void rescale_history_column(Array history, int width, int order,
+                                              const double RU[max_order + 1][max_order + 1], int i) {
+  double old[max_order + 1];
+  for (int m = 0; m <= order; ++m) old[m] = history[m * width + i];
+  for (int j = 0; j <= order; ++j) {
+    double sum = 0.0;
+    for (int m = 0; m <= order; ++m) sum += RU[m][j] * old[m];
+    history[j * width + i] = sum;
   }
+}
+
+// D_0..D_order (width values each) for a step `factor` times the current one.
+template <typename Array>
+ZONEODE_HD inline void rescale_history(Array history, int width, int order, double factor) {
+  double RU[max_order + 1][max_order + 1];
+  step_change_product(order, factor, RU);
+  for (int i = 0; i < width; ++i) rescale_history_column(history, width, order, RU, i);
+}
+
+// The step factor after the error_failures-th error-test failure in a row at `order` (CVODE's
+// sequence): the estimate's factor (on the grid, at most 0.9), from the second failure in a row at
+// most 0.2, from the third at most 0.1 (and the caller drops to order 1).
+ZONEODE_HD inline double rejected_step_factor(double error, int order, int error_failures) {
+  double factor = fmin(0.9, fmax(min_step_factor, quantize_step_factor(step_safety * pow(error, -1.0 / (order + 1)))));
+  if (error_failures >= 2) factor = fmin(factor, min_step_factor);
+  if (error_failures >= error_failures_to_order_one) factor = fmin(factor, 0.1);
+  return factor;
+}
+
+// After order + 1 accepted steps of equal size: from the step's error and the errors it would have
+// had at orders order - 1 and order + 1, the order with the largest step factor (LSODE's biases
+// 1.3 lower, 1.2 same, 1.4 higher against changing the order on estimates that are noisier than
+// the error test's; each factor at most 10, a tie keeps the order) and that factor on the grid.
+struct StepChoice {
+  double factor;
+  int order;
+};
+ZONEODE_HD inline StepChoice choose_step(double error, double error_lower, double error_higher, int order) {
+  auto step_factor = [](double err, int estimate_order, double bias) {
+    return err > 0.0 ? fmin(max_step_factor, 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6)) : max_step_factor;
+  };
+  const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
+  const double factor_same = step_factor(error, order, 1.2);
+  const double factor_higher = order < max_order ? step_factor(error_higher, order + 1, 1.4) : 0.0;
+  StepChoice choice{factor_same, order};
+  if (factor_lower > choice.factor) choice = {factor_lower, order - 1};
+  if (factor_higher > choice.factor) choice = {factor_higher, order + 1};
+  choice.factor = quantize_step_factor(fmin(max_step_factor, choice.factor));
+  return choice;
 }
 
 // x <- M^-1 x for the x a sparse solve with M_s left: the Ye column's rank-one correction
@@ -435,16 +478,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     const StepVerdict verdict = control.end_attempt(reductions, 2);
     if (verdict == StepVerdict::retry) {
       ++error_failures;
-      // CVODE's sequence: the estimate's factor (at most 0.9), from the second failure in a row
-      // at most 0.2, from the third order 1 and at most 0.1.
-      double factor = fmin(0.9, fmax(min_step_factor, quantize_step_factor(step_safety * pow(error, -1.0 / (order + 1)))));
-      if (error_failures >= 2) factor = fmin(factor, min_step_factor);
-      if (error_failures >= error_failures_to_order_one) {
-        factor = fmin(factor, 0.1);
-        if (order > 1) {
-          order = 1;
-          if (trace) ++trace->order_changes;
-        }
+      const double factor = rejected_step_factor(error, order, error_failures);
+      if (error_failures >= error_failures_to_order_one && order > 1) {
+        order = 1;
+        if (trace) ++trace->order_changes;
       }
       control.set_next_step(h * factor);
       equal_steps = 0;
@@ -503,30 +540,12 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
               combine_error(error_higher, error_constant(order + 1) * fabs(history[(order + 2) * width + i]) / weight);
       }
     }
-    // LSODE's biases (1.3 lower, 1.2 same, 1.4 higher) against changing the order on estimates
-    // that are noisier than the error test's.
-    auto step_factor = [](double err, int estimate_order, double bias) {
-      return err > 0.0 ? fmin(max_step_factor, 1.0 / (pow(bias * err, 1.0 / (estimate_order + 1)) + 1e-6)) : max_step_factor;
-    };
-    const double factor_lower = order > 1 ? step_factor(error_lower, order - 1, 1.3) : 0.0;
-    const double factor_same = step_factor(error, order, 1.2);
-    const double factor_higher = order < max_order ? step_factor(error_higher, order + 1, 1.4) : 0.0;
-    int new_order = order;
-    double factor = factor_same;
-    if (factor_lower > factor) {
-      factor = factor_lower;
-      new_order = order - 1;
-    }
-    if (factor_higher > factor) {
-      factor = factor_higher;
-      new_order = order + 1;
-    }
-    factor = quantize_step_factor(fmin(max_step_factor, factor));
-    if (factor >= step_change_threshold) {
-      if (new_order != order && trace) ++trace->order_changes;
-      order = new_order;
+    const StepChoice choice = choose_step(error, error_lower, error_higher, order);
+    if (choice.factor >= step_change_threshold) {
+      if (choice.order != order && trace) ++trace->order_changes;
+      order = choice.order;
       equal_steps = 0;
-      control.set_next_step(h * factor);
+      control.set_next_step(h * choice.factor);
     } else {
       control.set_next_step(h);
     }
