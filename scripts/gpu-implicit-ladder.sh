@@ -31,6 +31,8 @@
 #   IMPLICIT_SET="k=v ..."           extra --set for every run (e.g. run.kernel_choice=calibrated)
 #   SENSITIVITY=1                    also run the CPU with rtol one ulp larger and compare it with the CPU run
 #                    as the kernels are: the rounding sensitivity of the method on the regime, beside each verdict
+#                    (bdf: bitwise the same by construction since its step-factor grid, so it measures
+#                    nothing there: validation/README.md, "bdf and rounding")
 #   REFERENCE_RTOL=1e-10             also measure each regime's achieved error: its CPU run against the CPU
 #                    implicit method at this rtol on the first REFERENCE_ZONES=32 zones (max over zones of the
 #                    worst relative error of an abundance above ERROR_FLOOR=1e-8 mol/g), and each checked
