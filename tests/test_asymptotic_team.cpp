@@ -403,7 +403,7 @@ struct Outcome {
 // The zones of `network` run by one emulated block with run_zones, as a variant's kernel
 // instantiates it; the block takes every zone from the counter.
 template <int BLOCK, gpu::Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP, IntegrationMethod METHOD,
-          typename Lanes>
+          typename Lanes, int RESIDENT = 0>
 Outcome run_emulated(const CompactNetwork& network, const IntegratorSettings& settings, const std::vector<Zone>& zones,
                      const Shape& shape, Order order) {
   const int S = network.species_count(), R = network.reaction_count();
@@ -420,6 +420,12 @@ Outcome run_emulated(const CompactNetwork& network, const IntegratorSettings& se
   gpu::LaunchContext context;
   HostUploads uploads;
   if constexpr (GROUP == 0) gpu::prepare_term_chunks(network, uploads, args, context, 256);
+  if constexpr (RESIDENT > 0) {  // the latency path holds every chunk and reaction word in registers: it must fit
+    using Sums = gpu::ResidentChunkSums<BLOCK, RESIDENT>;
+    using Words = gpu::ResidentReactions<BLOCK, gpu::resident_reactions_per_thread>;
+    EXPECT_TRUE(Sums::fits(context.chunks, context.longest_chunk, S) && Words::fits(R))
+        << context.chunks << " chunks of at most " << context.longest_chunk << " terms, " << R << " reactions";
+  }
   const std::int64_t zone_doubles =
       gpu::zone_array_doubles(S, R, context.chunks, context.state_padding, METHOD);
   // NaN: a read of an entry no thread wrote shows in the result.
@@ -444,8 +450,8 @@ Outcome run_emulated(const CompactNetwork& network, const IntegratorSettings& se
   args.next_zone = &next_zone;
   EmulatedBlock block(BLOCK, Lanes::wave_size, order);
   block.run([&] {  // the kernel's body, each thread with its own team as on the device
-    gpu::run_zones<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, false, METHOD, Lanes>(args, shape.stage_network, shape.stage_zone,
-                                                                              shared.data(), scratch.data());
+    gpu::run_zones<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, false, METHOD, Lanes, RESIDENT>(
+        args, shape.stage_network, shape.stage_zone, shared.data(), scratch.data());
   });
   return {abundances, results};
 }
@@ -529,11 +535,11 @@ struct Kernel {
 };
 
 template <int BLOCK, gpu::Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP, IntegrationMethod METHOD,
-          template <int, bool> class Lanes = TestedLanes>
+          template <int, bool> class Lanes = TestedLanes, int RESIDENT = 0>
 Kernel kernel(const std::string& name, bool stage_network, bool stage_zone) {
   return {name, METHOD, {name, stage_network, stage_zone},
-          &run_emulated<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, METHOD, Lanes<64, false>>,
-          &run_emulated<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, METHOD, Lanes<32, true>>};
+          &run_emulated<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, METHOD, Lanes<64, false>, RESIDENT>,
+          &run_emulated<BLOCK, REDUCTION, GROUP, FUSED_YE, SWAP, METHOD, Lanes<32, true>, RESIDENT>};
 }
 
 constexpr auto asymptotic = IntegrationMethod::asymptotic;
@@ -550,6 +556,8 @@ std::vector<Kernel> kernels() {
       kernel<256, Reduction::wave, 16, false, false, asymptotic>("tuned 256x16 (zone arrays in LDS)", false, true),
       kernel<128, Reduction::broadcast, 0, true, true, asymptotic>("final 128 (chunks, broadcast, fused Ye, swap; zone in LDS)", false, true),
       kernel<256, Reduction::broadcast, 0, true, true, asymptotic>("final 256 (network and zone in LDS)", true, true),
+      kernel<512, Reduction::broadcast, 0, true, true, asymptotic, TestedLanes, 24>(
+          "final's latency path (512, chunks and reaction words in registers; network and zone in LDS)", true, true),
       kernel<128, Reduction::tree, 1, false, false, asymptotic>("baseline/lds (tree reduction, a thread per species)", false, false),
       kernel<128, Reduction::broadcast, 0, false, false, qss2>("qss2 on final's shape (chunks, broadcast)", true, true),
       kernel<128, Reduction::wave, 8, false, false, qss2>("qss2 on wave's shape (8 lanes, wave reduction)", false, true),
@@ -597,6 +605,35 @@ TEST(AsymptoticTeam, ReaclibSliceMatchesTheCpuBackendOn64And32LaneWaves) {
   const std::string path = dir + "/rp-z12.reaclib", list = dir + "/rp-z12.nuclides";
   if (!std::ifstream(path) || !std::ifstream(list)) GTEST_SKIP() << "no " << path;
   check_network(read_reaclib(path, read_nuclide_list(list)), 1e-6, 1);
+}
+
+// final's latency path (ResidentChunkSums, ResidentReactions: the chunks' term indices, the
+// species' chunk ranges and the reaction words held in registers) adds the same terms in the same
+// order as the memory-read path of the same block: bitwise the same abundances and results, on
+// s150 (chunks of up to 21 terms: both halves of every index word) and both wave sizes.
+TEST(AsymptoticTeam, TheLatencyPathIsBitwiseTheMemoryReadPath) {
+  const Network raw = generate_network(generator_preset("s150"));
+  const CompactNetwork network(raw);
+  const std::vector<Zone> zones = zones_of(raw, 2);
+  const Kernel memory = kernel<512, Reduction::broadcast, 0, true, true, asymptotic>("final 512", true, true);
+  const Kernel resident = kernel<512, Reduction::broadcast, 0, true, true, asymptotic, TestedLanes, 24>("latency", true, true);
+  for (IntegratorSettings settings : schedules_for(asymptotic, 1e-3)) {
+    settings.end_time = settings.start_time * 1e3;  // 10-20 steps: s150 in 512 fibers
+    settings.dt_initial = settings.start_time;
+    for (const bool wide : {true, false}) {
+      const Outcome a = (wide ? memory.gfx90a : memory.nvidia)(network, settings, zones, memory.shape, Order::forward);
+      const Outcome b = (wide ? resident.gfx90a : resident.nvidia)(network, settings, zones, resident.shape, Order::forward);
+      ASSERT_EQ(a.Y.size(), b.Y.size());
+      int differ = 0;
+      for (std::size_t i = 0; i < a.Y.size(); ++i) differ += !same_bits(a.Y[i], b.Y[i]);
+      EXPECT_EQ(differ, 0) << (wide ? "64" : "32") << "-lane waves";
+      for (std::size_t z = 0; z < zones.size(); ++z) {
+        EXPECT_TRUE(same_bits(a.results[z].energy_generation_rate, b.results[z].energy_generation_rate));
+        EXPECT_EQ(a.results[z].steps, b.results[z].steps);
+        EXPECT_GT(a.results[z].steps, 3) << "too short a burn to check anything";
+      }
+    }
+  }
 }
 
 // The planted fault (Width32ShuffleLanes): final's and wave's kernels with it match the serial

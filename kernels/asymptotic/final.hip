@@ -30,6 +30,7 @@
 // resources: gfx90a final_kernelILi256ELb1ELb1E, sm_90 final_bounded_kernelILi128ELi6E (the instantiation each target runs by default;
 // scripts/kernel-resources.sh reads this line)
 #include <algorithm>
+#include <cstdlib>
 
 #include "kernel_common.hpp"
 
@@ -47,6 +48,9 @@ constexpr bool final_stages_network = true;
 #endif
 constexpr int few_zones_block = 512;    // threads per zone when zones are few (EXPERIMENTS.md 19)
 constexpr int chunk_threads_cut = 256;  // chunks of ceil(terms / 256) terms (EXPERIMENTS.md 10)
+// The latency path's longest chunk: ceil(terms / 256) for networks of up to 6,144 unit terms (the
+// study's 5,419 cut into 22-term chunks); each term index costs half a register.
+constexpr int resident_terms = 24;
 
 // gfx90a: 4 waves per SIMD (<= 128 VGPRs), the occupancy of the study's kernel.
 template <int BLOCK, bool NETWORK, bool ZONE>
@@ -70,6 +74,26 @@ __global__ void ZONEODE_BOUNDED(1024, 1) final_wide_kernel(KernelArgs args) {
   extern __shared__ double shared[];
   __shared__ double scratch[BlockTeam<1024, Reduction::broadcast>::scratch_doubles];
   run_zones<1024, Reduction::broadcast, 0, true, true>(args, false, true, shared, scratch);
+}
+
+// The latency path (few zones): the few-zones block with each thread's chunk, species and reaction
+// words in registers (zone_team.hpp, ResidentChunkSums and ResidentReactions); bitwise
+// final_kernel<few_zones_block, ...>'s results. One block per multiprocessor (the bound: NVIDIA's
+// 128 registers at 512 threads), no waves-per-SIMD cap on gfx90a: a block alone on its CU may
+// take all of its registers.
+template <bool NETWORK>
+__global__ void ZONEODE_BOUNDED(few_zones_block, 1) final_latency_kernel(KernelArgs args) {
+  extern __shared__ double shared[];
+  __shared__ double scratch[BlockTeam<few_zones_block, Reduction::broadcast>::scratch_doubles];
+  run_zones<few_zones_block, Reduction::broadcast, 0, true, true, false, IntegrationMethod::asymptotic, DeviceLanes,
+            resident_terms>(args, NETWORK, true, shared, scratch);
+}
+
+// Whether the latency path holds a launch: every chunk, species and reaction word on its own thread's registers.
+bool resident_fits(const LaunchContext& c) {
+  return ResidentChunkSums<few_zones_block, resident_terms>::fits(c.chunks, c.longest_chunk, c.species_count) &&
+         ResidentReactions<few_zones_block, resident_reactions_per_thread>::fits(c.reaction_count) &&
+         !std::getenv("ZONEODE_GPU_DEBUG_NO_RESIDENT");  // the memory-read path, for side-by-side timing
 }
 
 // With the physics options' hooks (screening, self-heating: zone_team_physics.hpp): the default
@@ -111,8 +135,13 @@ bool with_physics_kernel(int block, bool network, bool zone, Visit&& visit, int 
 // Calls visit(kernel) with the instantiation for the block size, placement and bound (the physics
 // one when `physics`); false if none.
 template <typename Visit>
-bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0, bool physics = false) {
+bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_blocks = 0, bool physics = false,
+                 bool resident = false) {
   if (physics) return with_physics_kernel(block, network, zone, visit, min_blocks);
+  if (resident) {
+    if (block != few_zones_block || !zone || min_blocks > 0) return false;
+    return network ? visit(final_latency_kernel<true>) : visit(final_latency_kernel<false>), true;
+  }
   if (min_blocks > 0) {
     if (block == 128 && min_blocks == 6 && zone && !network) return visit(final_bounded_kernel<128, 6>), true;
     if (block == 128 && min_blocks == 7 && zone && !network) return visit(final_bounded_kernel<128, 7>), true;
@@ -132,16 +161,22 @@ bool with_kernel(int block, bool network, bool zone, Visit&& visit, int min_bloc
 }
 
 // stage_network: the network may be staged in LDS too (where it fits), not only the zone arrays.
-LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context, bool stage_network = final_stages_network) {
+// resident: the latency path where the launch allows it (the few-zones block, zone arrays in LDS,
+// no physics options, resident_fits).
+LaunchPlan plan_for(const KernelConfig& config, const LaunchContext& context, bool stage_network = final_stages_network,
+                    bool resident = false) {
   LaunchPlan result = place_arrays(config.block, context, stage_network, true);
   result.group = 0;
   // The bounded instantiations hold the zone arrays alone in LDS; other placements (a network
   // too large for it, or a sweep's run.kernel_placement) run unbounded, as the run header says.
   result.min_blocks = result.stage_zone && !result.stage_network ? config.min_blocks : 0;
   result.physics = context.physics;
+  result.resident = resident && config.block == few_zones_block && result.stage_zone && result.min_blocks == 0 &&
+                    !result.physics && resident_fits(context);
+  result.kernel = result.resident ? 1 : 0;
   if (!with_kernel(
           config.block, result.stage_network, result.stage_zone,
-          [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks, result.physics)) {
+          [&](auto kernel) { size_grid(kernel, context, result); }, result.min_blocks, result.physics, result.resident)) {
     if (result.physics)
       throw std::invalid_argument("run.kernel_config: final runs the physics options (screening, partition_functions, "
                                   "self_heating) in " +
@@ -163,7 +198,7 @@ LaunchPlan plan(const LaunchContext& context) {
   if (!context.tuning.configured && config.block < few_zones_block) {
     LaunchContext full = context;
     full.zones = std::int64_t{1} << 40;
-    if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context, true);
+    if (context.zones < plan_for(config, full).grid / 2) result = plan_for({few_zones_block, 0, 0}, context, true, true);
   }
   return result;
 }
@@ -171,7 +206,8 @@ LaunchPlan plan(const LaunchContext& context) {
 void launch(const LaunchPlan& plan, const KernelArgs& args) {
   with_kernel(
       plan.block, plan.stage_network, plan.stage_zone,
-      [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks, plan.physics);
+      [&](auto kernel) { kernel<<<plan.grid, plan.block, plan.shared_bytes>>>(args); }, plan.min_blocks, plan.physics,
+      plan.resident);
 }
 
 // The host side: the term chunks and reaction words, once per run (kernel_launch.hpp).

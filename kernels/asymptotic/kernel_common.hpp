@@ -44,8 +44,11 @@ __device__ inline StepView rebase(const StepView& view, const std::byte* from, c
 // variants' asymptotic kernels keep their registers and occupancy (qss2's kernels:
 // kernels/qss2/qss2_kernels.hip). LANES: the device's, or the CPU emulation's, which runs this body
 // with fibers as a block's threads (tests/test_asymptotic_team.cpp; there `__shared__` is `static`).
+// RESIDENT_TERMS > 0 (asymptotic, GROUP 0): final's latency path, each thread's chunk (of at most
+// RESIDENT_TERMS terms), species and reactions held in registers (ResidentChunkSums,
+// ResidentReactions: the launch must fit them, resident_fits below); bitwise the same results.
 template <int BLOCK, Reduction REDUCTION, int GROUP, bool FUSED_YE, bool SWAP = false, bool PHYSICS = false,
-          IntegrationMethod METHOD = IntegrationMethod::asymptotic, typename LANES = DeviceLanes>
+          IntegrationMethod METHOD = IntegrationMethod::asymptotic, typename LANES = DeviceLanes, int RESIDENT_TERMS = 0>
 __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool stage_zone, double* shared,
                                  double* scratch) {
   __shared__ unsigned long long zone_slot;
@@ -75,6 +78,12 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
   double* y_half = y_full + P;
   double* chunk_sum = y_half + P;
   if (padded && team.rank() == 0) Y_local[S] = y_full[S] = y_half[S] = 1.0;  // never overwritten: updates cover [0, S)
+  static_assert(RESIDENT_TERMS == 0 || (GROUP == 0 && METHOD == IntegrationMethod::asymptotic && !PHYSICS),
+                "the latency path: final's plain asymptotic kernel");
+  using Resident = ResidentChunkSums<BLOCK, RESIDENT_TERMS == 0 ? 1 : RESIDENT_TERMS>;
+  using ResidentWords = ResidentReactions<BLOCK, resident_reactions_per_thread>;
+  [[maybe_unused]] const Resident resident_sums = RESIDENT_TERMS > 0 ? Resident(a, team.rank(), chunk_sum) : Resident{};
+  [[maybe_unused]] const ResidentWords resident_words = RESIDENT_TERMS > 0 ? ResidentWords(a, team.rank()) : ResidentWords{};
   team.sync();
   for (;;) {
     if (team.rank() == 0) zone_slot = LANES::take_next(a.next_zone);
@@ -102,6 +111,10 @@ __device__ inline void run_zones(const KernelArgs& a, bool stage_network, bool s
       } else {
         qss2(LaneGroupSums<GROUP>{}, StepViewReactions{});
       }
+    } else if constexpr (RESIDENT_TERMS > 0) {
+      integrate_zone_team<FUSED_YE, SWAP, PHYSICS>(team, resident_sums, resident_words, a.rates, net, a.settings,
+                                                   a.temperature[zone], a.density[zone], Y, rate_factor, flux, y_full,
+                                                   y_half, a.results + zone);
     } else if constexpr (GROUP == 0) {
       const ChunkSums sums{a.chunk_terms,     a.chunk_column_start, a.chunk_length, a.chunk_list_index,
                            a.creation_chunks, a.destruction_chunks, a.chunks,       chunk_sum};

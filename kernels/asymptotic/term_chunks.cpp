@@ -207,6 +207,7 @@ void prepare_term_chunks(const CompactNetwork& network, DeviceUploads& uploads, 
   args.reaction_words = uploads.upload(make_reaction_words(network.step_view()));
   args.reactant_slots = most_reactants(network.step_view());
   context.chunks = chunks.chunks();
+  context.longest_chunk = static_cast<int>(chunks.column_start.size()) - 1;
   context.state_padding = 1;  // run_zones' 1.0 entry of each state array
 }
 

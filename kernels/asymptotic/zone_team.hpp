@@ -285,6 +285,68 @@ struct ChunkSums {
   }
 };
 
+// final's latency path (few zones: a block per zone, alone on its multiprocessor). What ChunkSums
+// loads on every step - a chunk's length and term indices, a species' chunk range - is the same on
+// every step of every zone, so each thread loads its share once per launch into registers: a chunk
+// per thread (chunks <= BLOCK, at most MAX_TERMS terms), a species per thread (species <= BLOCK).
+// Then a step's chunk phase is the flux loads alone, issued ahead of the adds, instead of two
+// dependent L1 loads per term (ncu, h104 on the H200: the chunk loop 2,200 of 10,350 warp
+// instructions per zone-step and 14% of the stall samples, the barrier after it another 10%). The
+// same terms added in the same order as ChunkSums: bitwise the same sums.
+template <int BLOCK, int MAX_TERMS>
+struct ResidentChunkSums {
+  static constexpr int index_words = (MAX_TERMS + 1) / 2;
+  std::uint32_t index_pair[index_words] = {};  // this thread's chunk: two 16-bit reaction indices per word
+  int length = 0;                               // its terms (0: no chunk)
+  int list_slot = 0;                            // where its sum goes (list order)
+  int creation_first = 0, creation_last = 0, destruction_first = 0, destruction_last = 0;  // its species' chunks
+  double* chunk_sum = nullptr;                  // LDS, [chunks], in list order
+
+  ResidentChunkSums() = default;
+  // Whether a launch's chunks fit: one per thread, each of at most MAX_TERMS terms, a species per thread.
+  static constexpr bool fits(int chunks, int longest_chunk, int species_count) {
+    return chunks <= BLOCK && longest_chunk <= MAX_TERMS && species_count <= BLOCK;
+  }
+
+  __device__ ResidentChunkSums(const KernelArgs& a, int rank, double* chunk_sum_) : chunk_sum(chunk_sum_) {
+    if (rank < a.chunks) {
+      length = a.chunk_length[rank];
+      list_slot = a.chunk_list_index[rank];
+#pragma unroll
+      for (int j = 0; j < MAX_TERMS; ++j) {
+        if (j < length)
+          index_pair[j / 2] |= static_cast<std::uint32_t>(a.chunk_terms[a.chunk_column_start[j] + rank]) << (16 * (j % 2));
+      }
+    }
+    if (rank < a.step.species_count) {
+      creation_first = a.creation_chunks[rank];
+      creation_last = a.creation_chunks[rank + 1];
+      destruction_first = a.destruction_chunks[rank];
+      destruction_last = a.destruction_chunks[rank + 1];
+    }
+  }
+
+  template <typename Team, typename Fluxes, typename Body>
+  __device__ void for_each_species(const Team& team, const StepView& net, const Fluxes& flux, Body&& body) const {
+    static_assert(Team::size == BLOCK, "the registers hold BLOCK threads' shares");
+    if (length > 0) {
+      double sum = 0.0;
+#pragma unroll
+      for (int j = 0; j < MAX_TERMS; ++j) {  // unrolled: the loads' addresses are known, the compiler issues them early
+        if (j < length) sum += flux[index_pair[j / 2] >> (16 * (j % 2)) & 0xffffu];
+      }
+      chunk_sum[list_slot] = sum;
+    }
+    team.sync();
+    if (team.rank() < net.species_count) {
+      double fplus = 0.0, fminus = 0.0;
+      for (int c = creation_first; c < creation_last; ++c) fplus += chunk_sum[c];
+      for (int c = destruction_first; c < destruction_last; ++c) fminus += chunk_sum[c];
+      body(team.rank(), fplus, fminus);
+    }
+  }
+};
+
 // This thread's part of Ye = sum Z_i Y_i, over the species it owns in strided order.
 template <typename Team, typename Abundances>
 __device__ inline double electron_fraction_part(const Team& team, const StepView& net, const Abundances& Y) {
@@ -317,6 +379,27 @@ struct WordReactions {
   }
 };
 
+// final's latency path: WordReactions with each thread's reaction words (reactions rank, rank +
+// BLOCK, ...: at most PER_THREAD) in registers, loaded once per launch; its fluxes are computed
+// before any is stored, so that every reactant load of the thread is issued at once (a store to
+// flux could alias Y's entries as far as the compiler knows). Bitwise WordReactions' fluxes and
+// release sum (same products, same order).
+constexpr int resident_reactions_per_thread = 4;  // 2,048 reactions at 512 threads
+template <int BLOCK, int PER_THREAD>
+struct ResidentReactions {
+  std::uint64_t word[PER_THREAD] = {};
+  int slots = 0;
+  ResidentReactions() = default;
+  static constexpr bool fits(int reaction_count) { return reaction_count <= BLOCK * PER_THREAD; }
+  __device__ ResidentReactions(const KernelArgs& a, int rank) : slots(a.reactant_slots) {
+#pragma unroll
+    for (int k = 0; k < PER_THREAD; ++k) {
+      const int r = rank + k * BLOCK;
+      if (r < a.step.reaction_count) word[k] = a.reaction_words[r];
+    }
+  }
+};
+
 // Fluxes of every reaction at abundances Y with electron fraction ye (threads over reactions);
 // returns this thread's part of sum flux Q. Ends with a barrier: flux is complete on return.
 template <typename Team, typename Reactions, typename Abundances, typename Array>
@@ -326,6 +409,36 @@ __device__ inline double team_fluxes(const Team& team, const Reactions& reaction
   for (int r = team.rank(); r < net.reaction_count; r += Team::size) {
     flux[r] = reactions.flux(net, r, rate_factor, Y, ye);
     release += flux[r] * net.q_value_MeV[r];
+  }
+  team.sync();
+  return release;
+}
+
+template <typename Team, int BLOCK, int PER_THREAD, typename Abundances, typename Array>
+__device__ inline double team_fluxes(const Team& team, const ResidentReactions<BLOCK, PER_THREAD>& reactions,
+                                     const StepView& net, const Array& rate_factor, const Abundances& Y, double ye,
+                                     Array flux) {
+  static_assert(Team::size == BLOCK, "the registers hold BLOCK threads' shares");
+  double value[PER_THREAD];
+#pragma unroll
+  for (int k = 0; k < PER_THREAD; ++k) {
+    const int r = team.rank() + k * BLOCK;
+    const std::uint64_t word = reactions.word[k];
+    value[k] = r < net.reaction_count
+                   ? reaction_flux_slots(
+                         rate_factor[r], reactions.slots,
+                         [word](int j) { return static_cast<int>(word >> (ReactionWords::species_bits * j) & ReactionWords::species_mask); },
+                         (word >> ReactionWords::capture_shift & 1) != 0, Y, ye)
+                   : 0.0;
+  }
+  double release = 0.0;
+#pragma unroll
+  for (int k = 0; k < PER_THREAD; ++k) {
+    const int r = team.rank() + k * BLOCK;
+    if (r < net.reaction_count) {
+      flux[r] = value[k];
+      release += value[k] * net.q_value_MeV[r];
+    }
   }
   team.sync();
   return release;

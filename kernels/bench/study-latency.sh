@@ -11,6 +11,8 @@
 # OUT gets: latency.txt (the table), ncu-details.txt, ncu-source.csv (cuda,sass), logs.tgz.
 # Usage: kernels/bench/study-latency.sh OUT      Needs the study's folder (STUDY_DIR, .study, ../shared/study).
 # Environment: ZONEODE_BUILD_DIR (build-gpu-latency)  STUDY_SWEEPS (';'-separated lists of --set k=v)
+#   (an item env:NAME=VALUE sets an environment variable for that run, e.g. env:ZONEODE_GPU_DEBUG_NO_RESIDENT=1)
+#   STUDY_REFERENCE_ZONES="832 6656" (the cells timed beside h104 with final's choice)
 #   STUDY_RUN_TIMEOUT_S=60  STUDY_NCU=1  STUDY_NCU_SET (extra --set for the profiled run)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -43,16 +45,21 @@ for n in 104 832 6656; do python3 "$study/make_study_init.py" "$n" "$work/start-
 summary() { python3 -c "import json, sys; s = json.load(open(sys.argv[1])); print('%.2f' % s['ns_per_zone_step'], '|', s.get('backend_notes', '-'))" "$1" 2>&1; }
 # burn NAME ZONES [--set k=v ...]: a full burn of the study's problem; prints its ns per zone-step.
 burn() {
-  local name=$1 n=$2; shift 2
-  timeout -k 5 "$run_timeout" "$zoneode" "$study/study-104.yaml" --force --backend gpu --kernel final \
+  local name=$1 n=$2 envs=(); shift 2
+  while [ $# -gt 0 ] && [ "${1#env:}" != "$1" ]; do envs+=("${1#env:}"); shift; done
+  timeout -k 5 "$run_timeout" env "${envs[@]}" "$zoneode" "$study/study-104.yaml" --force --backend gpu --kernel final \
     --set zones.from_file="$work/start-$n.h5" --set output.prefix="$work/$name" --summary "$work/$name.json" "$@" \
     >"$work/$name.log" 2>&1
   local rc=$?
   if [ $rc -ne 0 ]; then echo "rc $rc: $(grep -m2 -i 'error\|refus' "$work/$name.log" | tr '\n' ' ')"; return; fi
   summary "$work/$name.json"
 }
-differs() {  # largest relative difference of two outputs (abundances above 1e-30)
-  "$build/zoneode-compare" "$work/$1_step000001.h5" "$work/$2_step000001.h5" --rtol 1e-9 --atol 1e-30 2>&1 | tail -1
+differs() {  # the compare's verdict on two outputs: bitwise (rtol 0), else within 1e-9 relative (abundances above 1e-30)
+  local exact
+  exact=$("$build/zoneode-compare" "$work/$1_step000001.h5" "$work/$2_step000001.h5" --rtol 0 --atol 0 2>&1 | tail -1)
+  case $exact in *"verdict: match"*) echo "bitwise: $exact" ;;
+    *) echo "not bitwise; at 1e-9: $("$build/zoneode-compare" "$work/$1_step000001.h5" "$work/$2_step000001.h5" --rtol 1e-9 --atol 1e-30 2>&1 | tail -1)" ;;
+  esac
 }
 
 sweeps=${STUDY_SWEEPS:-"run.kernel_config=256x0;run.kernel_config=1024x0;run.chunk_terms=11;run.chunk_terms=16;run.chunk_terms=32;run.chunk_terms=44;run.kernel_placement=zone"}
@@ -64,11 +71,11 @@ i=0
 IFS=';' read -r -a list <<<"$sweeps"
 for s in "${list[@]}"; do
   i=$((i + 1)); sets=()
-  for kv in $s; do sets+=(--set "$kv"); done
+  for kv in $s; do case $kv in env:*) sets=("$kv" "${sets[@]}") ;; *) sets+=(--set "$kv") ;; esac; done
   log "| h104 | $s | $(burn h104-sweep$i 104 "${sets[@]}") |"
   log "|  | vs default: $(differs h104-default-1 h104-sweep$i) | | |"
 done
-for n in 832 6656; do log "| h$n | (final's choice) | $(burn h$n-default $n) |"; done
+for n in ${STUDY_REFERENCE_ZONES-832 6656}; do log "| h$n | (final's choice) | $(burn h$n-default $n) |"; done
 log "sweeps done at $((SECONDS - t_start)) s"
 
 if [ "${STUDY_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then

@@ -617,7 +617,9 @@ std::string LaunchPlan::describe() const {
   const char* placement = stage_network ? "network and zone arrays in LDS"
                           : stage_zone  ? "zone arrays in LDS, network in global memory"
                                         : "everything in global memory";
-  const std::string sums = group == 0 ? "balanced term chunks" : std::to_string(group) + " lane(s) per species";
+  const std::string sums = group == 0 ? (resident ? "balanced term chunks, each thread's chunk and reactions in registers"
+                                                  : "balanced term chunks")
+                                      : std::to_string(group) + " lane(s) per species";
   const std::string bound = min_blocks > 0 ? ", launch bound " + std::to_string(min_blocks) + " blocks/SM" : "";
   return std::to_string(grid) + " blocks x " + std::to_string(block) + " threads" + bound +
          (physics ? ", physics instantiation" : "") + ", " + sums + ", " +

@@ -102,6 +102,7 @@ struct LaunchContext {
   std::int64_t step_block_bytes = 0;
   std::int64_t zones = 0;               // in the batch
   int chunks = 0;                       // final: term chunks (their sums live in LDS)
+  int longest_chunk = 0;                // final: the most terms of a chunk
   int state_padding = 0;                // final: one more entry per state array (the 1.0 reactant slot)
   // implicit: one zone's workspace; device memory free at prepare and given to workspaces [B]
   ImplicitWorkspaceLayout implicit_layout;
@@ -124,6 +125,7 @@ struct LaunchPlan {
   std::string summary;                  // what describe() says, where a variant words it itself
   bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
   bool stage_columns = false;           // implicit team: the LU's column indices as bytes in LDS
+  bool resident = false;                // final's latency path: chunks, species and reaction words in registers
   std::string l1_note;                  // fewer resident blocks than occupancy allows, so that L1 holds the network (why)
   int occupancy_limit = 0;              // > 0: the most resident blocks per multiprocessor, where fewer leave L1 more
                                         // (size_grid's carve-out choice applies; the backend may measure it)
