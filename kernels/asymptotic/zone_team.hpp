@@ -339,9 +339,15 @@ struct ResidentChunkSums {
     }
     team.sync();
     if (team.rank() < net.species_count) {
+      // F+ and F- in one loop: two independent chains of adds side by side instead of one after
+      // the other (a species' two sums bound this phase; each in ChunkSums' order, so the same bits).
       double fplus = 0.0, fminus = 0.0;
-      for (int c = creation_first; c < creation_last; ++c) fplus += chunk_sum[c];
-      for (int c = destruction_first; c < destruction_last; ++c) fminus += chunk_sum[c];
+      const int creation = creation_last - creation_first, destruction = destruction_last - destruction_first;
+      const int longer = creation > destruction ? creation : destruction;
+      for (int k = 0; k < longer; ++k) {
+        if (k < creation) fplus += chunk_sum[creation_first + k];
+        if (k < destruction) fminus += chunk_sum[destruction_first + k];
+      }
       body(team.rank(), fplus, fminus);
     }
   }
