@@ -35,7 +35,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZONEODE_GPU=CUDA -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCMAKE_CUDA_FLAGS=-lineinfo -DZONEODE_HDF5=SERIAL -DZONEODE_TESTS=OFF -DZONEODE_KERNEL=final \
     >"$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; exit 1; }
-  cmake --build "$build" -j "$(nproc)" --target zoneode zoneode-compare >"$work/build.log" 2>&1 ||
+  cmake --build "$build" -j "$(nproc)" --target zoneode zoneode-compare zoneode-ceilings >"$work/build.log" 2>&1 ||
     { grep -B3 -A15 -m3 error "$work/build.log" | head -60; exit 1; }
   log "built in $((SECONDS - t_start)) s"
 fi
