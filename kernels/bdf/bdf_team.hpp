@@ -216,18 +216,10 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           return fabs(x) / (settings.atol + settings.rtol * fabs(history[i]));
         });
         const double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
-        // The energy row of I - c J is (-c energy_row, 1): its update is exact given the species'.
-        const double energy_update = c * release - psi_energy - energy_correction + c * energy_dot;
-        energy += energy_update;
-        energy_correction += energy_update;
-        if (!is_finite(norm)) break;
-        if (m > 0) rate = fmax(newton_rate_decay * rate, norm / previous_norm);
-        if (error_constant(order) * norm * fmin(1.0, rate) <= newton_tolerance) {
-          converged = true;
-          break;
-        }
-        if (m > 0 && norm > newton_divergence * previous_norm) break;
-        previous_norm = norm;
+        update_newton_energy(c, release, psi_energy, energy_dot, energy, energy_correction);
+        const NewtonVerdict verdict = newton_verdict(m, order, norm, rate, previous_norm);
+        converged = verdict == NewtonVerdict::converged;
+        if (verdict != NewtonVerdict::again) break;
       }
       if (converged || jacobian_fresh) break;
       refresh = true;  // failed with an older Jacobian: a new one at the prediction, same h

@@ -118,6 +118,29 @@ ZONEODE_HD inline double gamma_sum(int k) {
 // The local error of order k is error_constant(k) (y - y_pred).
 ZONEODE_HD inline double error_constant(int k) { return 1.0 / (k + 1); }
 
+// A Newton iteration's verdict after its update's weighted norm (the serial method and the team
+// kernel, kernels/bdf/bdf_team.hpp, both ask it): failed (a non-finite norm, or diverging), converged
+// ((1/(k+1)) norm min(1, rate) <= newton_tolerance), or go on. rate and previous_norm carry over:
+// rate across steps, previous_norm across iterations (m: the iteration, from 0).
+enum class NewtonVerdict { failed, converged, again };
+ZONEODE_HD inline NewtonVerdict newton_verdict(int m, int order, double norm, double& rate, double& previous_norm) {
+  if (!is_finite(norm)) return NewtonVerdict::failed;
+  if (m > 0) rate = fmax(newton_rate_decay * rate, norm / previous_norm);
+  if (error_constant(order) * norm * fmin(1.0, rate) <= newton_tolerance) return NewtonVerdict::converged;
+  if (m > 0 && norm > newton_divergence * previous_norm) return NewtonVerdict::failed;
+  previous_norm = norm;
+  return NewtonVerdict::again;
+}
+
+// The released energy's Newton update: the energy row of I - c J is (-c energy_row, 1), so its
+// update is exact given the species' (energy_dot: energy_row . the species' update).
+ZONEODE_HD inline void update_newton_energy(double c, double release, double psi_energy, double energy_dot, double& energy,
+                                            double& energy_correction) {
+  const double energy_update = c * release - psi_energy - energy_correction + c * energy_dot;
+  energy += energy_update;
+  energy_correction += energy_update;
+}
+
 // Doubles of scratch one zone needs: the implicit method's workspace, then the history.
 // History width: the species, the released energy and, with self-heating, T9.
 inline std::int64_t workspace_doubles(const MethodNetwork& network) {
@@ -432,18 +455,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           energy_dot += release_dT9 * x;
           norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[t_column])));
         }
-        // The energy row of I - c J is (-c energy_row, 1): its update is exact given the species'.
-        const double energy_update = c * release - psi_energy - energy_correction + c * energy_dot;
-        energy += energy_update;
-        energy_correction += energy_update;
-        if (!is_finite(norm)) break;
-        if (m > 0) rate = fmax(newton_rate_decay * rate, norm / previous_norm);
-        if (error_constant(order) * norm * fmin(1.0, rate) <= newton_tolerance) {
-          converged = true;
-          break;
-        }
-        if (m > 0 && norm > newton_divergence * previous_norm) break;
-        previous_norm = norm;
+        update_newton_energy(c, release, psi_energy, energy_dot, energy, energy_correction);
+        const NewtonVerdict verdict = newton_verdict(m, order, norm, rate, previous_norm);
+        converged = verdict == NewtonVerdict::converged;
+        if (verdict != NewtonVerdict::again) break;
       }
       if (converged || jacobian_fresh) break;
       refresh = true;  // failed with an older Jacobian: a new one at the prediction, same h
