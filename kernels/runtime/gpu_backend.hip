@@ -272,6 +272,15 @@ class GpuBackend final : public Backend {
     plan_ = plan();
   }
 
+  // A burner's new dt (the library API): the kernels read the settings from args_ at every launch,
+  // and nothing prepare() uploads or plans depends on the times, so only these change (no new
+  // uploads; the occupancy and kernel choices measured on the first burn stand).
+  bool set_time_span(double start_time, double end_time) override {
+    args_.settings.start_time = start_time;
+    args_.settings.end_time = end_time;
+    return true;
+  }
+
   std::int64_t max_batch_zones() const override {
     if (batch_zones_ > 0) return batch_zones_;
     const DeviceScope scope(device_);
