@@ -268,6 +268,27 @@ inline bool tabulated_rate_factor_slopes(const RateView& net, double T9, double 
 }
 #endif
 
+// The screening plasma at T9 [GK] and at T9 +- dT (dT = self_heating_difference_step T9), for
+// screening's d/dT9 by a central difference; ye = sum Z Y, z2_sum = sum Z^2 Y (weak screening).
+struct TemperatureScreening {
+  ScreeningPlasma at, hotter, cooler;
+  double dT = 0.0;  // [GK]
+};
+ZONEODE_HD inline TemperatureScreening temperature_screening(double T9, double rho, double ye, double z2_sum) {
+  TemperatureScreening s;
+  s.dT = self_heating_difference_step * T9;
+  s.at = make_screening_plasma(T9, rho, ye, z2_sum);
+  s.hotter = make_screening_plasma(T9 + s.dT, rho, ye, z2_sum);
+  s.cooler = make_screening_plasma(T9 - s.dT, rho, ye, z2_sum);
+  return s;
+}
+// d(rate_factor_r exp(H_r))/dT9 of reaction r from its rate factor and the factor's d/dT9 d_rate.
+ZONEODE_HD inline double screened_rate_factor_dT9(const StepView& net, int r, double d_rate, double rate_factor,
+                                                  const TemperatureScreening& s) {
+  const double d_screening = (reaction_screening(net, r, s.hotter) - reaction_screening(net, r, s.cooler)) / (2.0 * s.dT);
+  return d_rate * reaction_screening(net, r, s.at) + rate_factor * d_screening;
+}
+
 // d flux_r / d T9 at abundances Y for every reaction (flux_dT, reaction_count values): the rate
 // factor's derivative and, with screening on, the screening factor's (a central difference of
 // exp(H) in T). rate_factor: the zone's rate factors at T9.
@@ -275,12 +296,10 @@ template <typename Rates, typename Abundances, typename Fluxes>
 ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const StepView& net, const Rates& rate_factor,
                                                     double T9, double rho, const Abundances& Y, Fluxes flux_dT) {
   const double ye = electron_fraction(net, Y);
-  const double dT = self_heating_difference_step * T9;
-  ScreeningPlasma plasma, hotter, cooler;
+  TemperatureScreening screening;
   if (net.screening != 0) {
-    plasma = screening_plasma(net, Y, T9, rho, ye);
-    hotter = screening_plasma(net, Y, T9 + dT, rho, ye);
-    cooler = screening_plasma(net, Y, T9 - dT, rho, ye);
+    const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
+    screening = temperature_screening(T9, rho, ye, weak ? charge_squared_sum(net, Y) : 0.0);
   }
 #if ZONEODE_RATE_TABLE_ON_HOST
   const bool tabulated = rates.fit_table != nullptr && tabulated_rate_factor_slopes(rates, T9, rho, flux_dT);
@@ -289,11 +308,7 @@ ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const
 #endif
   for (int r = 0; r < net.reaction_count; ++r) {
     double d_rate = tabulated ? flux_dT[r] : reaction_rate_factor_dT9(rates, r, T9, rho);
-    if (net.screening != 0) {
-      const double d_screening =
-          (reaction_screening(net, r, hotter) - reaction_screening(net, r, cooler)) / (2.0 * dT);
-      d_rate = d_rate * reaction_screening(net, r, plasma) + rate_factor[r] * d_screening;
-    }
+    if (net.screening != 0) d_rate = screened_rate_factor_dT9(net, r, d_rate, rate_factor[r], screening);
     flux_dT[r] = reaction_flux(net, r, d_rate, Y, ye);
   }
 }
