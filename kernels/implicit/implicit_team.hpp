@@ -324,7 +324,27 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   species_rates_team(team, net, w.flux, [&](int i, double value) { w.temperature_column[i] = value; });
   b.release_dT9 = team.sum(net.reaction_count, [&](int r) { return w.flux[r] * net.q_value_MeV[r]; });
   TemperatureRowTerms terms;
-  terms.thermal = thermal_slopes(T9, rho, team.sum(n, [&](int i) { return Y[i]; }), ye);
+  // The gas at thermal_slopes' five points, each on a thread of its own (one evaluation's latency
+  // rather than five: the exact EOS is a Newton solve over quadratures), into the stage rooms
+  // (free while the Jacobian is made: 3 doubles a point); networks of fewer than 4 species (no room)
+  // evaluate them on every thread.
+  const double ions = team.sum(n, [&](int i) { return Y[i]; });
+  if (4 * n >= 3 * thermal_slope_points) {
+    double* const room = w.stages;
+    team.for_each(thermal_slope_points, [&](int k) {
+      if (!thermal_slope_point_needed(k, ye)) return;
+      const ThermalResponse r = thermal_slope_point(k, T9, rho, ions, ye);
+      room[3 * k] = r.cv;
+      room[3 * k + 1] = r.per_ion;
+      room[3 * k + 2] = r.per_ye;
+    });
+    ThermalResponse point[thermal_slope_points];
+    for (int k = 0; k < thermal_slope_points; ++k)
+      if (thermal_slope_point_needed(k, ye)) point[k] = {room[3 * k], room[3 * k + 1], room[3 * k + 2]};
+    terms.thermal = thermal_slopes_from(point, T9, ions, ye);
+  } else {
+    terms.thermal = thermal_slopes(T9, rho, ions, ye);
+  }
   terms.change.ions = team.sum(n, [&](int i) { return w.f0[i]; });
   terms.change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.f0[i]; });
   b.heating = heating_rate(release_start, terms.change, terms.thermal.at);

@@ -173,24 +173,48 @@ struct ThermalSlopes {
   double per_ye_dT9 = 0.0;   // [erg/mol per GK]
   double per_ye_dye = 0.0;   // [erg/mol per mol/g]
 };
-ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion_sum, double ye) {
+// Its five evaluations of the gas (point 0 at, 1 hotter, 2 cooler, 3 richer, 4 poorer in ye; 3 and
+// 4 only where ye > 0: thermal_slope_point_needed) and the slopes from them: the implicit team
+// kernel evaluates the points on five threads at once rather than one after another.
+inline constexpr int thermal_slope_points = 5;
+ZONEODE_HD inline bool thermal_slope_point_needed(int point, double ye) {
+  return point < 3 || self_heating_difference_step * ye > 0.0;
+}
+ZONEODE_HD inline ThermalResponse thermal_slope_point(int point, double T9, double rho, double ion_sum, double ye) {
+  const double dT = self_heating_difference_step * T9, de = self_heating_difference_step * ye;
+  switch (point) {
+    case 0: return thermal_response(T9, rho, ion_sum, ye);
+    case 1: return thermal_response(T9 + dT, rho, ion_sum, ye);
+    case 2: return thermal_response(T9 - dT, rho, ion_sum, ye);
+    case 3: return thermal_response(T9, rho, ion_sum, ye + de);
+    default: return thermal_response(T9, rho, ion_sum, ye - de);
+  }
+}
+ZONEODE_HD inline ThermalSlopes thermal_slopes_from(const ThermalResponse (&point)[thermal_slope_points], double T9,
+                                                    double ion_sum, double ye) {
   const double step = self_heating_difference_step;
   ThermalSlopes s;
-  s.at = thermal_response(T9, rho, ion_sum, ye);
+  s.at = point[0];
   const double dT = step * T9, de = step * ye;
-  const ThermalResponse hotter = thermal_response(T9 + dT, rho, ion_sum, ye);
-  const ThermalResponse cooler = thermal_response(T9 - dT, rho, ion_sum, ye);
+  const ThermalResponse& hotter = point[1];
+  const ThermalResponse& cooler = point[2];
   s.cv_dT9 = (hotter.cv - cooler.cv) / (2.0 * dT);
   s.per_ye_dT9 = (hotter.per_ye - cooler.per_ye) / (2.0 * dT);
   s.per_ion_dT9 = (s.at.per_ion != 0.0) ? 1.5 * cgs::gas_constant * cgs::kelvin_per_gk : 0.0;
   s.cv_dion_sum = (ion_sum > 0.0) ? 1.5 * cgs::gas_constant : 0.0;  // c_v is linear in ion_sum (ideal ions)
   if (de > 0.0) {
-    const ThermalResponse richer = thermal_response(T9, rho, ion_sum, ye + de);
-    const ThermalResponse poorer = thermal_response(T9, rho, ion_sum, ye - de);
+    const ThermalResponse& richer = point[3];
+    const ThermalResponse& poorer = point[4];
     s.cv_dye = (richer.cv - poorer.cv) / (2.0 * de);
     s.per_ye_dye = (richer.per_ye - poorer.per_ye) / (2.0 * de);
   }
   return s;
+}
+ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion_sum, double ye) {
+  ThermalResponse point[thermal_slope_points];
+  for (int k = 0; k < thermal_slope_points; ++k)
+    if (thermal_slope_point_needed(k, ye)) point[k] = thermal_slope_point(k, T9, rho, ion_sum, ye);
+  return thermal_slopes_from(point, T9, ion_sum, ye);
 }
 
 // d lambda / d T9 of one REACLIB set (reaclib_set_lambda), analytic:
