@@ -26,9 +26,10 @@
 // it in their error estimates. With self-heating off none of it runs.
 //
 // The operator-split update this replaced (T jumped by the step's energy over c_v after each
-// accepted step, first order in dt, outside error control) is gone; the GPU team kernels do not
-// carry T9, so the GPU backend routes implicit self-heating runs to the serial method and the deck
-// refuses it with the explicit methods on the GPU (gpu_backend.hip). Host/device.
+// accepted step, first order in dt, outside error control) is gone; on the GPU the implicit
+// method's kernels carry T9 (the serial method, and the team kernel's heated instantiation:
+// kernels/implicit/implicit_team.hpp), the explicit methods' team kernels do not, and the deck
+// refuses self-heating with those methods there (gpu_backend.hip). Host/device.
 #pragma once
 
 #include "common/portability.hpp"
