@@ -76,6 +76,8 @@ ImplicitScheduleView upload_schedule(const ImplicitSchedule& s, DeviceUploads& u
   view.multi_items = up.upload(s.multi_items);
   view.matrix_entry = up.upload(s.matrix_entry);
   view.matrix_diagonal = up.upload(s.matrix_diagonal);
+  view.column_entry_offsets = up.upload(s.column_entry_offsets);
+  view.column_entries = up.upload(s.column_entries);
   view.phase_slots = up.upload(s.phase_slots);
   view.lu_records = up.upload(s.lu_records);
   view.forward_tasks = up.upload(s.forward_tasks);

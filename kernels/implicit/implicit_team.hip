@@ -33,10 +33,12 @@ constexpr int implicit_team_min_blocks = SIZE >= 128 ? 4 : 1;
 // Placement from the per-block workspace (LaunchPlan::workspace_doubles): none, everything in
 // LDS; the cold arrays' size, the hot ones in LDS; both sizes, everything in global memory.
 // PHYSICS: the instantiation with screening (implicit_team.hpp), launched when an option is on
-// (LaunchPlan::physics), so that the plain kernel keeps its registers. BYTE_COLUMNS: the LU's
+// (LaunchPlan::physics), so that the plain kernel keeps its registers; HEATING (with PHYSICS): the
+// one with self-heating (T9 in the state), launched when it is on (LaunchPlan::heating), so that
+// the physics kernel without it keeps its registers too. BYTE_COLUMNS: the LU's
 // column indices copied into LDS as bytes after the zone's arrays (networks of at most 256
 // species, where that keeps as many blocks resident: LaunchPlan::stage_columns).
-template <int SIZE, bool PHYSICS, bool BYTE_COLUMNS>
+template <int SIZE, bool PHYSICS, bool HEATING, bool BYTE_COLUMNS>
 __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];
   __shared__ double scratch[2 * DeviceTeam<SIZE>::waves];
@@ -67,36 +69,51 @@ __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_t
     team.for_each(n, [&](int i) { w.Y[i] = Y_zone[i]; });
     ZoneResult result;
     if constexpr (BYTE_COLUMNS) {
-      result = implicit_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
-                                                      a.density[zone], w, implicit_team::ByteColumns{byte_columns});
+      result = implicit_team::integrate_zone<PHYSICS, HEATING>(team, network, a.implicit_schedule, a.settings,
+                                                               a.temperature[zone], a.density[zone], w,
+                                                               implicit_team::ByteColumns{byte_columns});
     } else {
-      result = implicit_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
-                                                      a.density[zone], w, implicit_team::LuColumns{lu.columns});
+      result = implicit_team::integrate_zone<PHYSICS, HEATING>(team, network, a.implicit_schedule, a.settings,
+                                                               a.temperature[zone], a.density[zone], w,
+                                                               implicit_team::LuColumns{lu.columns});
     }
     team.for_each(n, [&](int i) { Y_zone[i] = w.Y[i]; });
-    if (threadIdx.x == 0) a.results[zone] = result;
+    if (threadIdx.x == 0) a.results[zone] = result;  // with self-heating final_T9 too (gpu_backend.hip reads it)
   }
 }
 
-template <int SIZE, bool PHYSICS>
+template <int SIZE, bool PHYSICS, bool HEATING>
 LaunchPlan plan_team(const LaunchContext& c, int kernel) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
-  const TeamKernels kernels{reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, false>),
-                            reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, true>)};
-  return plan_team_placement(c, kernel, SIZE, PHYSICS, 16 * DeviceTeam<SIZE>::waves + 64, split.hot, split.cold, kernels,
-                             "integrator.method: implicit");
+  const TeamKernels kernels{reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, HEATING, false>),
+                            reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, HEATING, true>)};
+  LaunchPlan plan = plan_team_placement(c, kernel, SIZE, PHYSICS, 16 * DeviceTeam<SIZE>::waves + 64, split.hot,
+                                        split.cold, kernels, "integrator.method: implicit");
+  plan.heating = HEATING;
+  return plan;
+}
+
+// The instantiation the context asks for: plain, physics, or physics with self-heating.
+template <int SIZE>
+LaunchPlan plan_team_for(const LaunchContext& c, int kernel) {
+  if (c.self_heating) return plan_team<SIZE, true, true>(c, kernel);
+  return c.physics ? plan_team<SIZE, true, false>(c, kernel) : plan_team<SIZE, false, false>(c, kernel);
 }
 
 template <int SIZE>
 void launch_team(const LaunchPlan& plan, const KernelArgs& args) {
-  if (plan.physics && plan.stage_columns) {
-    implicit_team_kernel<SIZE, true, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  if (plan.heating && plan.stage_columns) {
+    implicit_team_kernel<SIZE, true, true, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.heating) {
+    implicit_team_kernel<SIZE, true, true, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.physics && plan.stage_columns) {
+    implicit_team_kernel<SIZE, true, false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else if (plan.physics) {
-    implicit_team_kernel<SIZE, true, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    implicit_team_kernel<SIZE, true, false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else if (plan.stage_columns) {
-    implicit_team_kernel<SIZE, false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    implicit_team_kernel<SIZE, false, false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else {
-    implicit_team_kernel<SIZE, false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    implicit_team_kernel<SIZE, false, false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   }
 }
 
@@ -181,14 +198,10 @@ LaunchPlan plan_team_placement(const LaunchContext& c, int kernel, int size, boo
 }
 
 LaunchPlan plan_implicit_team(const LaunchContext& c) {
-  if (team_block(c) == 256)
-    return c.physics ? plan_team<256, true>(c, implicit_team_kernel_id) : plan_team<256, false>(c, implicit_team_kernel_id);
-  return c.physics ? plan_team<128, true>(c, implicit_team_kernel_id) : plan_team<128, false>(c, implicit_team_kernel_id);
+  if (team_block(c) == 256) return plan_team_for<256>(c, implicit_team_kernel_id);
+  return plan_team_for<128>(c, implicit_team_kernel_id);
 }
-LaunchPlan plan_implicit_wave(const LaunchContext& c) {
-  return c.physics ? plan_team<wave_size, true>(c, implicit_wave_kernel_id)
-                   : plan_team<wave_size, false>(c, implicit_wave_kernel_id);
-}
+LaunchPlan plan_implicit_wave(const LaunchContext& c) { return plan_team_for<wave_size>(c, implicit_wave_kernel_id); }
 bool implicit_team_fits_on_chip(const LaunchContext& c) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
   // the largest team's scratch and the zone slot, as plan_team counts them

@@ -40,24 +40,38 @@ namespace zoneode {
 
 // One zone's arrays for a team (each on chip or in global memory, as the kernel placed them); the
 // sizes of ImplicitWorkspaceLayout, plus Y (species) and f0 (the serial code's `state`). The
-// screening column and its solution exist with screening on only (null otherwise).
+// screening column and its solution exist with screening on only, the stage rate factors and T's
+// column, its solution and T's row with self-heating on only (null otherwise).
 struct ImplicitTeamArrays {
   double *Y, *rate_factor, *flux, *slot, *jacobian, *matrix, *energy_row, *ye_column, *ye_solution, *rhs, *f0,
       *stages, *solve, *screening_column, *screening_solution;
+  double *stage_rate_factor, *temperature_column, *temperature_solution, *temperature_row;
 };
 
+// Self-heating's stage rate factors (reactions; 0 without self-heating): per reaction like the
+// rate factors and fluxes, so a team keeps them with those (the cold part), not with the vectors.
+ZONEODE_HD inline std::int64_t implicit_team_stage_rates(const ImplicitWorkspaceLayout& l) {
+  return l.stage_rate_factor > 0 ? l.temperature_column - l.stage_rate_factor : 0;
+}
+
 // Where a team's arrays are: doubles of the part in LDS (Y, then the workspace from `matrix` to its
-// end: the LU values and the vectors) and of the rest (rate factors, fluxes, slots, J entries).
+// end: the LU values and the vectors) and of the rest (rate factors, fluxes, slots, J entries, and
+// with self-heating the stage rate factors).
 struct ImplicitTeamSplit {
   std::int64_t hot = 0, cold = 0;
 };
 ZONEODE_HD inline ImplicitTeamSplit implicit_team_split(const ImplicitWorkspaceLayout& l, int species) {
-  return {species + l.total - l.matrix, l.matrix};
+  const std::int64_t stage_rates = implicit_team_stage_rates(l);
+  return {species + l.total - l.matrix - stage_rates, l.matrix + stage_rates};
 }
 // The arrays over `hot` (split.hot doubles) and `cold` (split.cold doubles).
 ZONEODE_HD inline ImplicitTeamArrays implicit_team_arrays(const ImplicitWorkspaceLayout& l, int species, double* hot,
                                                           double* cold) {
   double* w = hot + species;  // workspace offsets from `matrix` on, relative to `matrix`
+  // Self-heating's vectors follow the stage rate factors in the layout; in `hot` they follow the
+  // vectors before (the stage rate factors are in `cold`, after the J entries).
+  const std::int64_t stage_rates = implicit_team_stage_rates(l);
+  double* const heated = w - stage_rates;
   return {hot,
           cold + l.rate_factor,
           cold + l.flux,
@@ -72,7 +86,31 @@ ZONEODE_HD inline ImplicitTeamArrays implicit_team_arrays(const ImplicitWorkspac
           w + (l.stages - l.matrix),
           w + (l.solve - l.matrix),
           l.screening_column > 0 ? w + (l.screening_column - l.matrix) : nullptr,
-          l.screening_solution > 0 ? w + (l.screening_solution - l.matrix) : nullptr};
+          l.screening_solution > 0 ? w + (l.screening_solution - l.matrix) : nullptr,
+          stage_rates > 0 ? cold + l.matrix : nullptr,
+          stage_rates > 0 ? heated + (l.temperature_column - l.matrix) : nullptr,
+          stage_rates > 0 ? heated + (l.temperature_solution - l.matrix) : nullptr,
+          stage_rates > 0 ? heated + (l.temperature_row - l.matrix) : nullptr};
+}
+
+// Test-only faults of the team's self-heating (tests/test_implicit_team.cpp plants each and checks
+// that the comparison with the serial method fails): the Schur complement's corner dg/dT9 left out,
+// or the stages' rate factors taken at the step's T9 rather than each stage's. Host only; device
+// code and runs have none.
+enum class TeamHeatingFault { none, corner_dropped, stage_rates_at_step_T9 };
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
+inline TeamHeatingFault& team_heating_fault_for_tests() {
+  static TeamHeatingFault fault = TeamHeatingFault::none;
+  return fault;
+}
+#endif
+ZONEODE_HD inline bool team_heating_fault(TeamHeatingFault which) {
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
+  return team_heating_fault_for_tests() == which;
+#else
+  (void)which;
+  return false;
+#endif
 }
 
 namespace implicit_team {
@@ -255,19 +293,101 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
   }
 }
 
+// Self-heating's border at (Y, T9) (implicit.hpp's temperature_border, with the team): T's column
+// b = d(dY/dt)/dT9 into w.temperature_column, T's row c = dg/dY into w.temperature_row, and g, dS/dT9,
+// dg/dT9. On entry w.rate_factor is at T9, w.f0 = dY/dt and release_start = S at (Y, T9), and
+// J's entries, Ye column, screening column and energy row are at (Y, T9); w.flux is scratch. ye:
+// sum Z Y. The per-value arithmetic is the serial pieces' (reaction_rate_factor_dT9,
+// screened_rate_factor_dT9, temperature_row_value, temperature_corner); the sums are the team's,
+// except each T row entry's column sum, a thread's, in the serial scatter's entry order.
+template <typename Team>
+ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const MethodNetwork& network,
+                                                       const ImplicitScheduleView& sc, const ImplicitTeamArrays& w,
+                                                       double T9, double rho, double ye, double release_start) {
+  const StepView& net = network.step;
+  const JacobianView& jac = network.implicit.jacobian;
+  const int n = net.species_count;
+  const double* const Y = w.Y;
+  const bool screened = net.screening != 0;
+  const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
+  TemperatureBorder b;
+  TemperatureScreening screening;
+  if (screened) {
+    const double z2 = weak ? team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * Y[i]; }) : 0.0;
+    screening = temperature_screening(T9, rho, ye, z2);
+  }
+  team.for_each(net.reaction_count, [&](int r) {
+    double d_rate = reaction_rate_factor_dT9(network.rates, r, T9, rho);
+    if (screened) d_rate = screened_rate_factor_dT9(net, r, d_rate, w.rate_factor[r], screening);
+    w.flux[r] = reaction_flux(net, r, d_rate, Y, ye);
+  });
+  species_rates_team(team, net, w.flux, [&](int i, double value) { w.temperature_column[i] = value; });
+  b.release_dT9 = team.sum(net.reaction_count, [&](int r) { return w.flux[r] * net.q_value_MeV[r]; });
+  TemperatureRowTerms terms;
+  // The gas at thermal_slopes' five points, each on a thread of its own (one evaluation's latency
+  // rather than five: the exact EOS is a Newton solve over quadratures), into the stage rooms
+  // (free while the Jacobian is made: 3 doubles a point); networks of fewer than 4 species (no room)
+  // evaluate them on every thread.
+  const double ions = team.sum(n, [&](int i) { return Y[i]; });
+  if (4 * n >= 3 * thermal_slope_points) {
+    double* const room = w.stages;
+    team.for_each(thermal_slope_points, [&](int k) {
+      if (!thermal_slope_point_needed(k, ye)) return;
+      const ThermalResponse r = thermal_slope_point(k, T9, rho, ions, ye);
+      room[3 * k] = r.cv;
+      room[3 * k + 1] = r.per_ion;
+      room[3 * k + 2] = r.per_ye;
+    });
+    ThermalResponse point[thermal_slope_points];
+    for (int k = 0; k < thermal_slope_points; ++k)
+      if (thermal_slope_point_needed(k, ye)) point[k] = {room[3 * k], room[3 * k + 1], room[3 * k + 2]};
+    terms.thermal = thermal_slopes_from(point, T9, ions, ye);
+  } else {
+    terms.thermal = thermal_slopes(T9, rho, ions, ye);
+  }
+  terms.change.ions = team.sum(n, [&](int i) { return w.f0[i]; });
+  terms.change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.f0[i]; });
+  b.heating = heating_rate(release_start, terms.change, terms.thermal.at);
+  terms.heating = b.heating;
+  const ThermalResponse& at = terms.thermal.at;
+  if (jac.ye_term_count > 0 || screened)
+    terms.energy_dot_ye_column =
+        team.sum(n, [&](int i) { return temperature_row_weight(net, at, i) * w.ye_column[i]; });
+  if (weak)
+    terms.energy_dot_screening_column =
+        team.sum(n, [&](int i) { return temperature_row_weight(net, at, i) * w.screening_column[i]; });
+  team.for_each(n, [&](int j) {
+    double column_sum = 0.0;
+    for (int k = sc.column_entry_offsets[j]; k < sc.column_entry_offsets[j + 1]; ++k) {
+      const int e = sc.column_entries[k];
+      column_sum += temperature_row_weight(net, at, jac.entry_row[e]) * w.jacobian[e];
+    }
+    w.temperature_row[j] = temperature_row_value(net, terms, j, column_sum, w.energy_row[j]);
+  });
+  CompositionRates change_dT9;
+  change_dT9.ions = team.sum(n, [&](int i) { return w.temperature_column[i]; });
+  change_dT9.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.temperature_column[i]; });
+  b.heating_dT9 = temperature_corner(terms, b.release_dT9, change_dT9);
+  return b;
+}
+
 // The zone in w.Y (species_count values, in and out), from settings.start_time to end_time at T9
 // [GK] and rho [g/cm^3]; the contract of implicit::integrate_zone. Every thread returns the result.
 // PHYSICS: the instantiation with screening (as the step view's flag asks: the screened fluxes and
-// Jacobian, the Woodbury correction of weak screening's second rank; self-heating runs take the
-// serial method, which carries T9 in its state: gpu_backend.hip); without it the flag is not
+// Jacobian, the Woodbury correction of weak screening's second rank); without it the flag is not
 // read, and the kernel keeps the registers of a run without options (partition functions and
-// neutrino losses are in the rate factors and Q either way). columns: where the solves read the
-// LU's column indices (LuColumns over the structure's, or a ByteColumns copy in LDS).
-template <bool PHYSICS = false, typename Team, typename Columns>
+// neutrino losses are in the rate factors and Q either way). HEATING (with PHYSICS): self-heating
+// as the step view's flag asks, T9 a variable of the state as in the serial method (implicit.hpp:
+// T's border, one more solve w = M^-1 b with stage 1's, the Schur complement, each new stage's rate
+// factors and screening at its own T9, T9 in the error norm, final_T9); without it the code is not
+// there. columns: where the solves read the LU's column indices (LuColumns over the structure's, or
+// a ByteColumns copy in LDS).
+template <bool PHYSICS = false, bool HEATING = false, typename Team, typename Columns>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
                                             double T9, double rho, const ImplicitTeamArrays& w,
                                             const Columns& columns) {
+  static_assert(PHYSICS || !HEATING, "self-heating runs in the physics instantiation");
   const StepView& net = network.step;
   const ImplicitView& imp = network.implicit;
   const int n = net.species_count;
@@ -276,9 +396,13 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
-  if (control.running())
+  // Every reaction's rate factor at T9 [GK] into out (the device path of zone_rate_factors: the
+  // fits evaluated directly, RateView::fit_table is host only).
+  auto rate_factors_at = [&](double at_T9, double* out) {
     team.for_each(network.rates.reaction_count,
-                  [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, T9, rho); });
+                  [&](int r) { out[r] = reaction_rate_factor(network.rates, r, at_T9, rho); });
+  };
+  if (control.running()) rate_factors_at(T9, w.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
   bool jacobian_current = false;
   double release_start = 0.0;
@@ -293,19 +417,30 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   };
   ScreeningPlasma plasma;  // at the latest flux evaluation's state, where screening is on
   const ScreeningPlasma* const screened = screening ? &plasma : nullptr;
-  // Fluxes at X (electron fraction ye), screened where screening is on; sum_r flux_r Q_r.
-  auto fluxes_at = [&](const double* X, double ye) {
-    if (screening) plasma = plasma_at(team, net, T9, rho, X, ye);
-    return fluxes(team, net, w.rate_factor, X, ye, w.flux, screened);
+  // Fluxes at X (electron fraction ye) and at_T9 [GK] from rate_factor (at at_T9), screened where
+  // screening is on; sum_r flux_r Q_r.
+  auto fluxes_at = [&](const double* X, double ye, double at_T9, const double* rate_factor) {
+    if (screening) plasma = plasma_at(team, net, at_T9, rho, X, ye);
+    return fluxes(team, net, rate_factor, X, ye, w.flux, screened);
   };
+  // Self-heating: g(Y, T9) [GK/s], dS/dT9, the corner dg/dT9 and the stages' k_T.
+  const bool heating = HEATING && net.self_heating != 0;
+  double heating_start = 0.0, release_dT9 = 0.0, heating_dT9 = 0.0;
+  double stage_temperature[rodas3::stages] = {};
   while (control.begin_attempt()) {
     const double h = control.step();
     if (!jacobian_current) {
       const double ye = Z_times(Y);
-      release_start = fluxes_at(Y, ye);
+      release_start = fluxes_at(Y, ye, T9, w.rate_factor);
       species_rates_team(team, net, w.flux, [&](int i, double f) { w.f0[i] = f; });
       jacobian(team, net, imp.jacobian, sc, w, ye, screened);  // the plasma at Y
       if (screening) screening_columns(team, net, plasma, w);  // flux (at Y, used above) becomes scratch
+      if (heating) {  // T's column, row and corner (flux is scratch again: d flux / d T9)
+        const TemperatureBorder border = temperature_border(team, network, sc, w, T9, rho, ye, release_start);
+        heating_start = border.heating;
+        release_dT9 = border.release_dT9;
+        heating_dT9 = border.heating_dT9;
+      }
       ++rhs_evaluations;
       ++jacobian_evaluations;
       jacobian_current = true;
@@ -321,8 +456,24 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     // C = I - [Z Z^2]^T [w x], w = M_s^-1 u, x = M_s^-1 v: solved with stage 1 (the rooms of k_4
     // and k_3 as their scratch); C_11 alone for Sherman-Morrison.
     double ye_denominator = 1.0, c12 = 0.0, c21 = 0.0, c22 = 1.0;
+    // x <- M^-1 x for the x the sparse solve left there: the rank-one (two) corrections.
+    auto correct = [&](double* x) {
+      if (z2_rank) {
+        const double z_dot_k = Z_times(x), z2_dot_k = Z2_times(x);
+        const double determinant = ye_denominator * c22 - c12 * c21;
+        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
+        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
+        team.for_each(n, [&](int i) { x[i] += along_w * w.ye_solution[i] + along_x * w.screening_solution[i]; });
+      } else if (ye_rank) {
+        const double correction = Z_times(x) / ye_denominator;
+        team.for_each(n, [&](int i) { x[i] += correction * w.ye_solution[i]; });
+      }
+    };
+    // Self-heating: w = M^-1 b (solved with stage 1) and the Schur complement D - c . w.
+    double temperature_denominator = 1.0;
 
     double release = release_start;
+    double heating_stage = heating_start;  // g at the current stage's argument
     for (int s = 0; s < rodas3::stages; ++s) {
       double* k = w.stages + s * n;
       const int row = s * (s - 1) / 2;
@@ -338,16 +489,64 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           w.solve[i] = y;
           return net.species_Z[i] * y;
         });
-        release = fluxes_at(w.solve, ye);
-        species_rates_team(team, net, w.flux, couple);
+        if (heating) {  // the stage's own T9, rate factors and g
+          double stage_T9 = T9;
+          for (int j = 0; j < s; ++j) stage_T9 += rodas3::a(row + j) * stage_temperature[j];
+          stage_T9 = fmax(stage_T9, self_heating_min_T9);
+          rate_factors_at(team_heating_fault(TeamHeatingFault::stage_rates_at_step_T9) ? T9 : stage_T9,
+                          w.stage_rate_factor);
+          release = fluxes_at(w.solve, ye, stage_T9, w.stage_rate_factor);
+          species_rates_team(team, net, w.flux, [&](int i, double f) { w.rhs[i] = f; });
+          CompositionRates change;
+          change.ions = team.sum(n, [&](int i) { return w.rhs[i]; });
+          change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.rhs[i]; });
+          const double ions = team.sum(n, [&](int i) { return w.solve[i]; });
+          heating_stage = heating_rate(release, change, stage_T9, rho, ions, ye);
+          team.for_each(n, [&](int i) { couple(i, w.rhs[i]); });
+        } else {
+          release = fluxes_at(w.solve, ye, T9, w.rate_factor);
+          species_rates_team(team, net, w.flux, couple);
+        }
         ++rhs_evaluations;
       } else {
         release = release_start;
+        heating_stage = heating_start;
         team.for_each(n, [&](int i) { couple(i, w.f0[i]); });
       }
       double energy_rhs = release;
-      for (int j = 0; j < s; ++j) energy_rhs += (rodas3::c(row + j) / h) * stage_energy[j];
-      if (z2_rank && s == 0) {
+      double temperature_rhs = heating_stage;
+      for (int j = 0; j < s; ++j) {
+        const double coupling = rodas3::c(row + j) / h;
+        energy_rhs += coupling * stage_energy[j];
+        if (heating) temperature_rhs += coupling * stage_temperature[j];
+      }
+      if (heating && s == 0) {  // stage 1's solves with w = M^-1 b, the rooms of k_4, k_3, k_2 as scratch
+        if (z2_rank) {
+          const double* const b[4] = {w.rhs, w.ye_column, w.screening_column, w.temperature_column};
+          double* const x[4] = {k, w.ye_solution, w.screening_solution, w.temperature_solution};
+          double* const work[4] = {w.solve, w.stages + 3 * n, w.stages + 2 * n, w.stages + n};
+          solve<4>(team, sc, columns, w.matrix, b, x, work);
+          ye_denominator = 1.0 - Z_times(w.ye_solution);
+          c12 = -Z_times(w.screening_solution);
+          c21 = -Z2_times(w.ye_solution);
+          c22 = 1.0 - Z2_times(w.screening_solution);
+        } else if (ye_rank) {
+          const double* const b[3] = {w.rhs, w.ye_column, w.temperature_column};
+          double* const x[3] = {k, w.ye_solution, w.temperature_solution};
+          double* const work[3] = {w.solve, w.stages + 3 * n, w.stages + 2 * n};
+          solve<3>(team, sc, columns, w.matrix, b, x, work);
+          ye_denominator = 1.0 - Z_times(w.ye_solution);
+        } else {
+          const double* const b[2] = {w.rhs, w.temperature_column};
+          double* const x[2] = {k, w.temperature_solution};
+          double* const work[2] = {w.solve, w.stages + 3 * n};
+          solve<2>(team, sc, columns, w.matrix, b, x, work);
+        }
+        correct(w.temperature_solution);
+        const double corner = team_heating_fault(TeamHeatingFault::corner_dropped) ? 0.0 : heating_dT9;
+        temperature_denominator =
+            (diagonal - corner) - team.sum(n, [&](int i) { return w.temperature_row[i] * w.temperature_solution[i]; });
+      } else if (z2_rank && s == 0) {
         const double* const b[3] = {w.rhs, w.ye_column, w.screening_column};
         double* const x[3] = {k, w.ye_solution, w.screening_solution};
         double* const work[3] = {w.solve, w.stages + 3 * n, w.stages + 2 * n};
@@ -365,17 +564,16 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       } else {
         solve(team, sc, columns, w.matrix, w.rhs, k, w.solve);
       }
-      if (z2_rank) {
-        const double z_dot_k = Z_times(k), z2_dot_k = Z2_times(k);
-        const double determinant = ye_denominator * c22 - c12 * c21;
-        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
-        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
-        team.for_each(n, [&](int i) { k[i] += along_w * w.ye_solution[i] + along_x * w.screening_solution[i]; });
-      } else if (ye_rank) {
-        const double correction = Z_times(k) / ye_denominator;
-        team.for_each(n, [&](int i) { k[i] += correction * w.ye_solution[i]; });
+      correct(k);
+      double k_T = 0.0;
+      if (heating) {  // the bordered system's T row, then k += k_T w
+        const double row_dot_x = team.sum(n, [&](int i) { return w.temperature_row[i] * k[i]; });
+        k_T = (temperature_rhs + row_dot_x) / temperature_denominator;
+        team.for_each(n, [&](int i) { k[i] += k_T * w.temperature_solution[i]; });
+        stage_temperature[s] = k_T;
       }
-      const double coupling_energy = team.sum(n, [&](int i) { return w.energy_row[i] * k[i]; });
+      double coupling_energy = team.sum(n, [&](int i) { return w.energy_row[i] * k[i]; });
+      if (heating) coupling_energy += release_dT9 * k_T;
       stage_energy[s] = h * rodas3::gamma * (energy_rhs + coupling_energy);
     }
 
@@ -391,8 +589,15 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     });
     double released = 0.0;
     for (int s = 0; s < rodas3::stages; ++s) released += rodas3::m(s) * stage_energy[s];
+    double next_T9 = T9;
+    if (heating) {
+      for (int s = 0; s < rodas3::stages; ++s) next_T9 += rodas3::m(s) * stage_temperature[s];
+      const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(next_T9));
+      reductions.error_norm =
+          combine_error(reductions.error_norm, fabs(stage_temperature[rodas3::stages - 1]) / scale);
+    }
     const double non_finite = team.sum(n, [&](int i) { return is_finite(w.rhs[i]) ? 0.0 : 1.0; });
-    reductions.finite = non_finite == 0.0 && is_finite(released);
+    reductions.finite = non_finite == 0.0 && is_finite(released) && (!heating || is_finite(next_T9));
     reductions.mass = team.sum(n, [&](int i) { return net.species_A[i] * w.rhs[i]; });
     reductions.release_rate_start = released / h;
     reductions.release_rate_mid = released / h;
@@ -400,6 +605,10 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       const double scale = control.scale();
       team.for_each(n, [&](int i) { Y[i] = fmax(w.rhs[i] * scale, settings.abundance_floor); });
       jacobian_current = false;
+      if (heating) {
+        T9 = fmax(next_T9, self_heating_min_T9);
+        rate_factors_at(T9, w.rate_factor);
+      }
     }
   }
   ZoneResult result = control.finish(team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; }));
@@ -411,11 +620,12 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
 }
 
 // With the structure's own column indices.
-template <bool PHYSICS = false, typename Team>
+template <bool PHYSICS = false, bool HEATING = false, typename Team>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
                                             double T9, double rho, const ImplicitTeamArrays& w) {
-  return integrate_zone<PHYSICS>(team, network, sc, settings, T9, rho, w, LuColumns{network.implicit.lu.columns});
+  return integrate_zone<PHYSICS, HEATING>(team, network, sc, settings, T9, rho, w,
+                                          LuColumns{network.implicit.lu.columns});
 }
 
 }  // namespace implicit_team

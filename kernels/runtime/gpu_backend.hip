@@ -225,11 +225,15 @@ class GpuBackend final : public Backend {
     args_.settings = settings;
     self_heating_ = network.physics().self_heating;
     // Self-heating makes T9 a variable of the integrated state (integrators/implicit.hpp, qss2.hpp,
-    // asymptotic.hpp). The implicit method's one-zone-per-thread kernel (baseline) runs the serial
-    // integrate_zone, so every implicit self-heating run takes it, whatever run.kernel says; the team
-    // kernels (implicit_team.hpp, zone_team*.hpp) do not carry T9 (they have no self-heating code),
-    // so the explicit methods refuse self-heating on the GPU.
-    if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ != KernelVariant::baseline) {
+    // asymptotic.hpp). The implicit method's kernels carry it: baseline runs the serial
+    // integrate_zone, the team kernels (lds, wave, and final's static choice) their heated
+    // instantiation (implicit_team.hpp: the same border, solves and stage T9s; tests/
+    // test_implicit_team.cpp against the serial method, scripts/gpu-heat-team.sh on a GPU).
+    // generated (the serial method over generated linear algebra) has not been run with T's extra
+    // solve, so a heated run that asks for it takes baseline, as every heated run did before. The
+    // explicit methods' team kernels (zone_team*.hpp) do not carry T9, so those methods refuse
+    // self-heating on the GPU.
+    if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::generated) {
       ops_ = gpu::implicit_variant(KernelVariant::baseline);
       kernel_ = KernelVariant::baseline;
     }
@@ -244,6 +248,7 @@ class GpuBackend final : public Backend {
     // serial method, which reads the options); neutrino losses only change Q and run in the plain one.
     const PhysicsOptions& physics = network.physics();
     context_.physics = physics.screening != ScreeningKind::none || physics.partition_functions || physics.self_heating;
+    context_.self_heating = physics.self_heating;
     context_.species_count = network.species_count();
     context_.reaction_count = network.reaction_count();
     context_.step_block_bytes = network.step_block_bytes();
@@ -252,7 +257,8 @@ class GpuBackend final : public Backend {
       ZONEODE_GPU_CHECK(gpuMalloc(reinterpret_cast<void**>(&next_zone_), sizeof(unsigned long long)));
     if (ops_->prepare) ops_->prepare(network, uploads_, args_, context_);
     // final with the implicit method and run.kernel_choice calibrated: times its candidates on the
-    // first batch (calibrate()).
+    // first batch (calibrate()). Not with self-heating: generated is a candidate (see above), so
+    // final keeps its static choice (lds where the LU values and vectors fit in LDS, else baseline).
     calibrate_pending_ = settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final &&
                          !self_heating_ && context_.tuning.calibrated;
     // The explicit team kernels' occupancy, measured on the first batch where the carve-out question

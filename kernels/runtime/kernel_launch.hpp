@@ -109,6 +109,7 @@ struct LaunchContext {
   std::size_t free_bytes = 0, workspace_budget_bytes = 0;
   IntegrationMethod method = IntegrationMethod::asymptotic;  // the zone arrays it needs
   bool physics = false;                 // screening, partition functions or self-heating: physics instantiation
+  bool self_heating = false;            // T9 in the state: the implicit team's heated instantiation
 };
 
 // A variant's launch: geometry, shared memory, global workspace, and where the arrays live.
@@ -124,6 +125,7 @@ struct LaunchPlan {
   int kernel = 0;                       // a variant with several kernels: which one this plan launches
   std::string summary;                  // what describe() says, where a variant words it itself
   bool physics = false;                 // launch the variant's physics instantiation (zone_team_physics.hpp)
+  bool heating = false;                 // implicit team: launch the heated instantiation (implicit_team.hip)
   bool stage_columns = false;           // implicit team: the LU's column indices as bytes in LDS
   bool resident = false;                // final's latency path: chunks, species and reaction words in registers
   std::string l1_note;                  // fewer resident blocks than occupancy allows, so that L1 holds the network (why)

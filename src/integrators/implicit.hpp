@@ -90,6 +90,41 @@ struct TemperatureBorder {
   double release_dT9 = 0.0;  // dS/dT9 [MeV mol/(g s) per GK]
   double heating_dT9 = 0.0;  // dg/dT9 [1/s]
 };
+// Its pieces, which the team kernel (kernels/implicit/implicit_team.hpp) calls with its own sums.
+// dU/dY_i [erg/mol] = per_ion + Z_i per_ye: the weight of row i in T's row.
+ZONEODE_HD inline double temperature_row_weight(const StepView& net, const ThermalResponse& at, int i) {
+  return at.per_ion + net.species_Z[i] * at.per_ye;
+}
+// The zone's scalars that T's row and corner need: the thermal slopes at (Y, T9), d(sum Y)/dt and
+// d(sum Z Y)/dt, g, and w . u, w . v (w the weights above, u the Ye column, v the screening column).
+struct TemperatureRowTerms {
+  ThermalSlopes thermal;
+  CompositionRates change;
+  double heating = 0.0;                      // g [GK/s]
+  double energy_dot_ye_column = 0.0;         // [erg/mol per s]
+  double energy_dot_screening_column = 0.0;  // [erg/mol per s]
+};
+// dg/dY_j from column_sum = sum_i w_i J_ij (J's sparse entries) and energy_row_j = dS/dY_j.
+ZONEODE_HD inline double temperature_row_value(const StepView& net, const TemperatureRowTerms& t, int j,
+                                               double column_sum, double energy_row_j) {
+  const ThermalSlopes& thermal = t.thermal;
+  const double Z = net.species_Z[j];
+  const double power_dY = column_sum + t.energy_dot_ye_column * Z + t.energy_dot_screening_column * Z * Z +
+                          t.change.ye * thermal.per_ye_dye * Z;
+  const double d_cv = thermal.cv_dion_sum + Z * thermal.cv_dye;
+  return (heating_per_release * energy_row_j - power_dY / cgs::kelvin_per_gk - t.heating * d_cv) / thermal.at.cv;
+}
+// The corner dg/dT9 from dS/dT9 and change_dT9 = the composition rates of T's column b:
+// dP/dT9 = d per_ion/dT9 d(sum Y)/dt + d per_ye/dT9 d(sum Z Y)/dt + per_ion sum_i b_i + per_ye sum_i Z_i b_i.
+ZONEODE_HD inline double temperature_corner(const TemperatureRowTerms& t, double release_dT9,
+                                            const CompositionRates& change_dT9) {
+  const ThermalSlopes& thermal = t.thermal;
+  const ThermalResponse& at = thermal.at;
+  const double power_dT9 = thermal.per_ion_dT9 * t.change.ions + thermal.per_ye_dT9 * t.change.ye +
+                           at.per_ion * change_dT9.ions + at.per_ye * change_dT9.ye;
+  return (heating_per_release * release_dT9 - power_dT9 / cgs::kelvin_per_gk - t.heating * thermal.cv_dT9) / at.cv;
+}
+
 template <typename Array, typename Rates, typename Abundances, typename Rhs>
 ZONEODE_HD inline TemperatureBorder temperature_border(const RateView& rates, const StepView& net,
                                                        const ImplicitView& imp, const ImplicitWorkspace<Array>& work,
@@ -110,35 +145,22 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const RateView& rates, co
   // J_ij + d(sum Z Y)/dt d per_ye/d ye Z_j, with J = sparse entries + u Z^T [+ v (Z^2)^T] (the Ye
   // and, weak screening, screening columns): the sparse part's column sums here, the rank-one
   // parts' through (w . u), (w . v).
+  TemperatureRowTerms terms{thermal, change, b.heating};
   for (int j = 0; j < n; ++j) work.temperature_row[j] = 0.0;
   for (int e = 0; e < imp.jacobian.entry_count; ++e) {
-    const int i = imp.jacobian.entry_row[e];
     work.temperature_row[imp.jacobian.entry_column[e]] +=
-        (at.per_ion + net.species_Z[i] * at.per_ye) * work.jacobian[e];
+        temperature_row_weight(net, at, imp.jacobian.entry_row[e]) * work.jacobian[e];
   }
   const bool ye_part = imp.jacobian.ye_term_count > 0 || net.screening != 0;
   const bool z2_part = net.screening == static_cast<int>(ScreeningKind::weak);
-  double energy_dot_ye_column = 0.0, energy_dot_screening_column = 0.0;  // w . u, w . v [erg/mol per s]
   for (int i = 0; i < n; ++i) {
-    const double w = at.per_ion + net.species_Z[i] * at.per_ye;
-    if (ye_part) energy_dot_ye_column += w * work.ye_column[i];
-    if (z2_part) energy_dot_screening_column += w * work.screening_column[i];
+    const double w = temperature_row_weight(net, at, i);
+    if (ye_part) terms.energy_dot_ye_column += w * work.ye_column[i];
+    if (z2_part) terms.energy_dot_screening_column += w * work.screening_column[i];
   }
-  for (int j = 0; j < n; ++j) {
-    const double Z = net.species_Z[j];
-    const double power_dY = work.temperature_row[j] + energy_dot_ye_column * Z +
-                            energy_dot_screening_column * Z * Z + change.ye * thermal.per_ye_dye * Z;
-    const double d_cv = thermal.cv_dion_sum + Z * thermal.cv_dye;
-    work.temperature_row[j] = (heating_per_release * work.energy_row[j] - power_dY / cgs::kelvin_per_gk -
-                               b.heating * d_cv) / at.cv;
-  }
-  // Corner: dP/dT9 = d per_ion/dT9 d(sum Y)/dt + d per_ye/dT9 d(sum Z Y)/dt + per_ion sum_i b_i +
-  // per_ye sum_i Z_i b_i, b = T's column.
-  const CompositionRates change_dT9 = composition_rates_of(net, work.temperature_column);
-  const double power_dT9 = thermal.per_ion_dT9 * change.ions + thermal.per_ye_dT9 * change.ye +
-                           at.per_ion * change_dT9.ions + at.per_ye * change_dT9.ye;
-  b.heating_dT9 =
-      (heating_per_release * b.release_dT9 - power_dT9 / cgs::kelvin_per_gk - b.heating * thermal.cv_dT9) / at.cv;
+  for (int j = 0; j < n; ++j)
+    work.temperature_row[j] = temperature_row_value(net, terms, j, work.temperature_row[j], work.energy_row[j]);
+  b.heating_dT9 = temperature_corner(terms, b.release_dT9, composition_rates_of(net, work.temperature_column));
   return b;
 }
 

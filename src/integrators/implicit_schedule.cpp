@@ -115,6 +115,9 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
   matrix_diagonal.assign(filled, 0);
   for (std::size_t e = 0; e < s.entry_position.size(); ++e) matrix_entry[s.entry_position[e]] = static_cast<std::int32_t>(e);
   for (const std::int32_t q : s.diagonal) matrix_diagonal[q] = 1;
+  // Self-heating's T row sums J's entries by column, each column's in entry order (the serial
+  // temperature_border's order).
+  group_by(s.entry_column, n, column_entry_offsets, column_entries);
 
   // Column k's L entries (rows below k), in row order, and each position's row.
   std::vector<std::vector<std::int32_t>> column(n);
@@ -191,6 +194,8 @@ ImplicitScheduleView ImplicitSchedule::view() const {
   v.multi_items = multi_items.data();
   v.matrix_entry = matrix_entry.data();
   v.matrix_diagonal = matrix_diagonal.data();
+  v.column_entry_offsets = column_entry_offsets.data();
+  v.column_entries = column_entries.data();
   v.phases = phases();
   v.phase_slots = phase_slots.data();
   v.lu_records = lu_records.data();

@@ -11,6 +11,8 @@
 //   pieces summed side by side, then added in order (the longest list, 345 terms for s150, no
 //   longer holds a phase back).
 // - Matrix: each filled position's J entry (or none) and whether it is on the diagonal.
+// - Self-heating's T row (sum_i w_i J_ij): J's entries grouped by column, in entry order, so that
+//   a thread per column adds them in the serial scatter's order.
 // - LU: one phase per pivot k (right-looking: each target gets its updates in increasing k, as in
 //   the serial row-by-row loop). A task takes one L entry q of column k and a run of at most four
 //   of U row k: l = a[q] / a[k,k] (the serial code's division), then a[target] -= l * a[kj] along
@@ -53,6 +55,7 @@ class ImplicitSchedule {
   std::vector<MultiPieceItem> multi_items;
   std::vector<std::int32_t> matrix_entry;                      // [filled]: J entry, or -1
   std::vector<std::uint8_t> matrix_diagonal;                   // [filled]: 1 on the diagonal
+  std::vector<std::int32_t> column_entry_offsets, column_entries;  // J's entries by column (CSC), entry order
   std::vector<std::int32_t> phase_slots;                       // [phases + 1]
   std::vector<LuRecord> lu_records;                            // [slots * lu_record_width]
   int wave = 32;

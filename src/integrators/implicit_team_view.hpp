@@ -52,6 +52,10 @@ struct ImplicitScheduleView {
   const MultiPieceItem* multi_items = nullptr;         // [multi_piece_items]
   const std::int32_t* matrix_entry = nullptr;          // filled position q: J entry, or -1
   const std::uint8_t* matrix_diagonal = nullptr;       // 1 where q is on the diagonal
+  // J's entries by column: column j's are column_entries[column_entry_offsets[j] ..
+  // column_entry_offsets[j + 1]), in increasing entry order (self-heating's T row).
+  const std::int32_t* column_entry_offsets = nullptr;  // [species + 1]
+  const std::int32_t* column_entries = nullptr;        // [entries]
   int phases = 0;                                      // LU phases
   const std::int32_t* phase_slots = nullptr;           // phase p: slots [s[p], s[p+1]) of lu_records
   const LuRecord* lu_records = nullptr;

@@ -26,9 +26,10 @@
 // it in their error estimates. With self-heating off none of it runs.
 //
 // The operator-split update this replaced (T jumped by the step's energy over c_v after each
-// accepted step, first order in dt, outside error control) is gone; the GPU team kernels do not
-// carry T9, so the GPU backend routes implicit self-heating runs to the serial method and the deck
-// refuses it with the explicit methods on the GPU (gpu_backend.hip). Host/device.
+// accepted step, first order in dt, outside error control) is gone; on the GPU the implicit
+// method's kernels carry T9 (the serial method, and the team kernel's heated instantiation:
+// kernels/implicit/implicit_team.hpp), the explicit methods' team kernels do not, and the deck
+// refuses self-heating with those methods there (gpu_backend.hip). Host/device.
 #pragma once
 
 #include "common/portability.hpp"
@@ -173,24 +174,48 @@ struct ThermalSlopes {
   double per_ye_dT9 = 0.0;   // [erg/mol per GK]
   double per_ye_dye = 0.0;   // [erg/mol per mol/g]
 };
-ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion_sum, double ye) {
+// Its five evaluations of the gas (point 0 at, 1 hotter, 2 cooler, 3 richer, 4 poorer in ye; 3 and
+// 4 only where ye > 0: thermal_slope_point_needed) and the slopes from them: the implicit team
+// kernel evaluates the points on five threads at once rather than one after another.
+inline constexpr int thermal_slope_points = 5;
+ZONEODE_HD inline bool thermal_slope_point_needed(int point, double ye) {
+  return point < 3 || self_heating_difference_step * ye > 0.0;
+}
+ZONEODE_HD inline ThermalResponse thermal_slope_point(int point, double T9, double rho, double ion_sum, double ye) {
+  const double dT = self_heating_difference_step * T9, de = self_heating_difference_step * ye;
+  switch (point) {
+    case 0: return thermal_response(T9, rho, ion_sum, ye);
+    case 1: return thermal_response(T9 + dT, rho, ion_sum, ye);
+    case 2: return thermal_response(T9 - dT, rho, ion_sum, ye);
+    case 3: return thermal_response(T9, rho, ion_sum, ye + de);
+    default: return thermal_response(T9, rho, ion_sum, ye - de);
+  }
+}
+ZONEODE_HD inline ThermalSlopes thermal_slopes_from(const ThermalResponse (&point)[thermal_slope_points], double T9,
+                                                    double ion_sum, double ye) {
   const double step = self_heating_difference_step;
   ThermalSlopes s;
-  s.at = thermal_response(T9, rho, ion_sum, ye);
+  s.at = point[0];
   const double dT = step * T9, de = step * ye;
-  const ThermalResponse hotter = thermal_response(T9 + dT, rho, ion_sum, ye);
-  const ThermalResponse cooler = thermal_response(T9 - dT, rho, ion_sum, ye);
+  const ThermalResponse& hotter = point[1];
+  const ThermalResponse& cooler = point[2];
   s.cv_dT9 = (hotter.cv - cooler.cv) / (2.0 * dT);
   s.per_ye_dT9 = (hotter.per_ye - cooler.per_ye) / (2.0 * dT);
   s.per_ion_dT9 = (s.at.per_ion != 0.0) ? 1.5 * cgs::gas_constant * cgs::kelvin_per_gk : 0.0;
   s.cv_dion_sum = (ion_sum > 0.0) ? 1.5 * cgs::gas_constant : 0.0;  // c_v is linear in ion_sum (ideal ions)
   if (de > 0.0) {
-    const ThermalResponse richer = thermal_response(T9, rho, ion_sum, ye + de);
-    const ThermalResponse poorer = thermal_response(T9, rho, ion_sum, ye - de);
+    const ThermalResponse& richer = point[3];
+    const ThermalResponse& poorer = point[4];
     s.cv_dye = (richer.cv - poorer.cv) / (2.0 * de);
     s.per_ye_dye = (richer.per_ye - poorer.per_ye) / (2.0 * de);
   }
   return s;
+}
+ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion_sum, double ye) {
+  ThermalResponse point[thermal_slope_points];
+  for (int k = 0; k < thermal_slope_points; ++k)
+    if (thermal_slope_point_needed(k, ye)) point[k] = thermal_slope_point(k, T9, rho, ion_sum, ye);
+  return thermal_slopes_from(point, T9, ion_sum, ye);
 }
 
 // d lambda / d T9 of one REACLIB set (reaclib_set_lambda), analytic:
@@ -268,6 +293,27 @@ inline bool tabulated_rate_factor_slopes(const RateView& net, double T9, double 
 }
 #endif
 
+// The screening plasma at T9 [GK] and at T9 +- dT (dT = self_heating_difference_step T9), for
+// screening's d/dT9 by a central difference; ye = sum Z Y, z2_sum = sum Z^2 Y (weak screening).
+struct TemperatureScreening {
+  ScreeningPlasma at, hotter, cooler;
+  double dT = 0.0;  // [GK]
+};
+ZONEODE_HD inline TemperatureScreening temperature_screening(double T9, double rho, double ye, double z2_sum) {
+  TemperatureScreening s;
+  s.dT = self_heating_difference_step * T9;
+  s.at = make_screening_plasma(T9, rho, ye, z2_sum);
+  s.hotter = make_screening_plasma(T9 + s.dT, rho, ye, z2_sum);
+  s.cooler = make_screening_plasma(T9 - s.dT, rho, ye, z2_sum);
+  return s;
+}
+// d(rate_factor_r exp(H_r))/dT9 of reaction r from its rate factor and the factor's d/dT9 d_rate.
+ZONEODE_HD inline double screened_rate_factor_dT9(const StepView& net, int r, double d_rate, double rate_factor,
+                                                  const TemperatureScreening& s) {
+  const double d_screening = (reaction_screening(net, r, s.hotter) - reaction_screening(net, r, s.cooler)) / (2.0 * s.dT);
+  return d_rate * reaction_screening(net, r, s.at) + rate_factor * d_screening;
+}
+
 // d flux_r / d T9 at abundances Y for every reaction (flux_dT, reaction_count values): the rate
 // factor's derivative and, with screening on, the screening factor's (a central difference of
 // exp(H) in T). rate_factor: the zone's rate factors at T9.
@@ -275,12 +321,10 @@ template <typename Rates, typename Abundances, typename Fluxes>
 ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const StepView& net, const Rates& rate_factor,
                                                     double T9, double rho, const Abundances& Y, Fluxes flux_dT) {
   const double ye = electron_fraction(net, Y);
-  const double dT = self_heating_difference_step * T9;
-  ScreeningPlasma plasma, hotter, cooler;
+  TemperatureScreening screening;
   if (net.screening != 0) {
-    plasma = screening_plasma(net, Y, T9, rho, ye);
-    hotter = screening_plasma(net, Y, T9 + dT, rho, ye);
-    cooler = screening_plasma(net, Y, T9 - dT, rho, ye);
+    const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
+    screening = temperature_screening(T9, rho, ye, weak ? charge_squared_sum(net, Y) : 0.0);
   }
 #if ZONEODE_RATE_TABLE_ON_HOST
   const bool tabulated = rates.fit_table != nullptr && tabulated_rate_factor_slopes(rates, T9, rho, flux_dT);
@@ -289,11 +333,7 @@ ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const
 #endif
   for (int r = 0; r < net.reaction_count; ++r) {
     double d_rate = tabulated ? flux_dT[r] : reaction_rate_factor_dT9(rates, r, T9, rho);
-    if (net.screening != 0) {
-      const double d_screening =
-          (reaction_screening(net, r, hotter) - reaction_screening(net, r, cooler)) / (2.0 * dT);
-      d_rate = d_rate * reaction_screening(net, r, plasma) + rate_factor[r] * d_screening;
-    }
+    if (net.screening != 0) d_rate = screened_rate_factor_dT9(net, r, d_rate, rate_factor[r], screening);
     flux_dT[r] = reaction_flux(net, r, d_rate, Y, ye);
   }
 }
