@@ -587,15 +587,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       const double scale = settings.atol + settings.rtol * fmax(fabs(Y[i]), fabs(y));
       return fabs(k_last[i]) / scale;
     });
-    double released = 0.0;
-    for (int s = 0; s < rodas3::stages; ++s) released += rodas3::m(s) * stage_energy[s];
-    double next_T9 = T9;
-    if (heating) {
-      for (int s = 0; s < rodas3::stages; ++s) next_T9 += rodas3::m(s) * stage_temperature[s];
-      const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(next_T9));
-      reductions.error_norm =
-          combine_error(reductions.error_norm, fabs(stage_temperature[rodas3::stages - 1]) / scale);
-    }
+    const rodas3::ScalarEnd end =
+        rodas3::scalar_end(stage_energy, stage_temperature, T9, heating, settings, reductions.error_norm);
+    const double released = end.released, next_T9 = end.next_T9;
     const double non_finite = team.sum(n, [&](int i) { return is_finite(w.rhs[i]) ? 0.0 : 1.0; });
     reductions.finite = non_finite == 0.0 && is_finite(released) && (!heating || is_finite(next_T9));
     reductions.mass = team.sum(n, [&](int i) { return net.species_A[i] * w.rhs[i]; });

@@ -182,6 +182,26 @@ ZONEODE_HD inline double m(int k) {
   return table[k];
 }
 ZONEODE_HD inline bool new_f(int k) { return k != 1; }
+
+// A step's end for its scalars (the serial method and the team kernel, implicit_team.hpp): the
+// released energy sum m_i e_i and, with self-heating, the new T9 = T9 + sum m_i k_T,i, T9's share of
+// the error norm (the last stage's k_T, as the species' k_4) combined into error_norm.
+struct ScalarEnd {
+  double released = 0.0;  // [MeV mol/g]
+  double next_T9 = 0.0;   // [GK]
+};
+ZONEODE_HD inline ScalarEnd scalar_end(const double* stage_energy, const double* stage_temperature, double T9, bool heating,
+                                       const IntegratorSettings& settings, double& error_norm) {
+  ScalarEnd end;
+  for (int s = 0; s < stages; ++s) end.released += m(s) * stage_energy[s];
+  end.next_T9 = T9;
+  if (heating) {
+    for (int s = 0; s < stages; ++s) end.next_T9 += m(s) * stage_temperature[s];
+    const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(end.next_T9));
+    error_norm = combine_error(error_norm, fabs(stage_temperature[stages - 1]) / scale);
+  }
+  return end;
+}
 }  // namespace rodas3
 
 namespace implicit {
@@ -361,16 +381,10 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
       const double scale = settings.atol + settings.rtol * fmax(fabs(Y[i]), fabs(y));
       reductions.error_norm = combine_error(reductions.error_norm, fabs(k_last[i]) / scale);
     }
-    double released = 0.0;
-    for (int s = 0; s < rodas3::stages; ++s) released += rodas3::m(s) * stage_energy[s];
-    double next_T9 = T9;
-    if (heating) {
-      for (int s = 0; s < rodas3::stages; ++s) next_T9 += rodas3::m(s) * stage_temperature[s];
-      const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(next_T9));
-      reductions.error_norm =
-          combine_error(reductions.error_norm, fabs(stage_temperature[rodas3::stages - 1]) / scale);
-      if (!is_finite(next_T9)) reductions.finite = false;
-    }
+    const rodas3::ScalarEnd end =
+        rodas3::scalar_end(stage_energy, stage_temperature, T9, heating, settings, reductions.error_norm);
+    const double released = end.released, next_T9 = end.next_T9;
+    if (heating && !is_finite(next_T9)) reductions.finite = false;
     reductions.finite = reductions.finite && all_finite(n, work.rhs) && is_finite(released);
     reductions.mass = mass_fraction_sum(net, work.rhs);
     // StepControl adds 0.5 h (start + mid): both the step's mean release rate.
