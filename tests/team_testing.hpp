@@ -7,7 +7,24 @@
 
 #include "network/network.hpp"
 
+// CI's sanitizer build (ASan + UBSan) runs the team emulations 10-20x slower. There a reduced set
+// of cases (each test says which) checks memory and undefined behaviour as well as the full set,
+// which the release build runs.
+#if defined(__SANITIZE_ADDRESS__)
+#define ZONEODE_TESTS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZONEODE_TESTS_SANITIZED 1
+#endif
+#endif
+
 namespace zoneode {
+
+#if defined(ZONEODE_TESTS_SANITIZED)
+inline constexpr bool sanitized_build = true;
+#else
+inline constexpr bool sanitized_build = false;
+#endif
 
 struct TeamTestZone {
   double T9, rho;

@@ -618,9 +618,11 @@ TEST(AsymptoticTeam, TheLatencyPathIsBitwiseTheMemoryReadPath) {
   const Kernel memory = kernel<512, Reduction::broadcast, 0, true, true, asymptotic>("final 512", true, true);
   const Kernel resident = kernel<512, Reduction::broadcast, 0, true, true, asymptotic, TestedLanes, 24>("latency", true, true);
   for (IntegratorSettings settings : schedules_for(asymptotic, 1e-3)) {
+    if (sanitized_build && settings.schedule != StepSchedule::geometric) continue;  // team_testing.hpp
     settings.end_time = settings.start_time * 1e3;  // 10-20 steps: s150 in 512 fibers
     settings.dt_initial = settings.start_time;
     for (const bool wide : {true, false}) {
+      if (sanitized_build && !wide) continue;
       const Outcome a = (wide ? memory.gfx90a : memory.nvidia)(network, settings, zones, memory.shape, Order::forward);
       const Outcome b = (wide ? resident.gfx90a : resident.nvidia)(network, settings, zones, resident.shape, Order::forward);
       ASSERT_EQ(a.Y.size(), b.Y.size());

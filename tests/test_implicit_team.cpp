@@ -277,6 +277,7 @@ TEST(ImplicitTeam, SelfHeatingMatchesTheSerialMethodUnderTheGpuRule) {
   for (const auto& [name, c] : heated_cases()) {
     for (StepSchedule kind : {StepSchedule::geometric, StepSchedule::adaptive}) {
       for (int target : {256, 7}) {
+        if (sanitized_build && (kind == StepSchedule::geometric || target != 256)) continue;  // team_testing.hpp
         const HeatedComparison r = compare_heated(c, kind, target, target == 256);
         const std::string what = name + (kind == StepSchedule::geometric ? " geometric" : " adaptive") + " target " +
                                  std::to_string(target) + ": " + describe(r);
