@@ -3,13 +3,9 @@
 
 usage: test_python_api.py ZONEODE_PROGRAM SOURCE_DIR  (with python/ on PYTHONPATH and
 ZONEODE_LIBRARY naming the built libzoneode.so). Exit 77 (skipped) where numpy is missing."""
-import json
 import math
 import os
-import struct
-import subprocess
 import sys
-import tempfile
 
 try:
     import numpy as np
@@ -19,42 +15,21 @@ except ImportError:
 
 import zoneode
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from python_hash import program_hash as _program_hash, result_hash  # noqa: E402
+
 program, source_dir = sys.argv[1], sys.argv[2]
 failures = []
+
+
+def program_hash(deck, overrides):
+    return _program_hash(program, deck, overrides)
 
 
 def check(condition, what):
     print(("ok      " if condition else "FAILED  ") + what)
     if not condition:
         failures.append(what)
-
-
-def fnv1a(data, value=1469598103934665603):
-    for byte in data:
-        value = ((value ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
-    return value
-
-
-# The program's result hash (src/cli/run.cpp zone_hash), from the module's output.
-def result_hash(Y, results):
-    total = 0
-    for zone in range(Y.shape[0]):
-        data = Y[zone].tobytes()
-        data += struct.pack("<i", int(results["status"][zone])) + struct.pack("<q", int(results["steps"][zone]))
-        data += struct.pack("<d", float(results["energy_rate"][zone])) + struct.pack("<q", zone)
-        total = (total + fnv1a(data)) & 0xFFFFFFFFFFFFFFFF
-    return f"{total:016x}"
-
-
-def program_hash(deck, overrides):
-    with tempfile.TemporaryDirectory() as folder:
-        summary = os.path.join(folder, "summary.json")
-        command = [program, deck, "--quiet", "--set", "run.summary=" + summary]
-        for item in overrides:
-            command += ["--set", item]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        with open(summary) as f:
-            return json.load(f)["result_hash"]
 
 
 check(zoneode.api_version() == zoneode.API_VERSION, f"API version {zoneode.api_version()}, library {zoneode.library_path}")
