@@ -257,9 +257,17 @@ pf=(--set physics.partition_functions=true --set physics.partition_table="$work/
 check "partition-function run, 2 steps" runs setup_pf "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/o"
 awk '$1 == "o17" { for (i = 2; i <= NF; i++) $i = $i * 2 } 1' "$shipped_table" >table.txt  # o17's G doubled
 check "restart after the table was edited" refused i31_agree_restart_table \
-  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+ \(with partition functions the hash covers the table's content: was the table edited" \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+.* table" \
+  "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
+# Issue 40: that message only asked whether the table was edited. State files now record the table
+# they were written with (attribute partition_table): the restart says the table is why.
+check "  ... and says the table is why" refused i40_unclear_restart_table \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+: the partition-function table '$work/table\.txt' changed since the file was written \(then $(stat -c %s "$shipped_table") bytes, content [0-9a-f]+; now [0-9]+ bytes, content [0-9a-f]+\)" \
   "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 cp "$shipped_table" table.txt
+check "restart with partition functions off: named" refused i40_unclear_restart_table_off \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+: the file was written with physics\.partition_functions on \(table '$work/table\.txt'\), this deck has them off" \
+  "$deck" "${small[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 \
   --set output.prefix="$work/pf/ok" --restart pf/o_step000001.h5
 printf 'T9 1 2\nzz999 1.5 2.5\n' >foreign_table.txt
