@@ -490,6 +490,16 @@ check "network export --progress refused" refused i40_silent_network_export_prog
 check "a look-alike species name" refused i40_unclear_lookalike_species \
   "zones\.composition\.hе4: expected a species of network .*, got 'hе4' \(its character 2, U\+0435, is no ASCII character: names are ASCII; a look-alike letter\?\)" \
   "$deck" "${small[@]}" --set 'zones.composition={hе4: 1.0}'
+# The other way round: the network file's name has the look-alike letter, the deck the ASCII one
+# (a network file may hold any name); the network's name is named (rel6), and a key's too.
+sed 's/\bhe4\b/hе4/g' "$network_file" >lookalike.network
+network_deck lookalike.yaml "{source: file, file: lookalike.network}"
+check "a look-alike species name in the network file" refused i40_unclear_lookalike_network \
+  "zones\.composition\.he4: expected a species of network .*, got 'he4'; the network has 'hе4' \(its character 2, U\+0435, is no ASCII character" \
+  lookalike.yaml --quiet
+check "a look-alike letter in a key" refused i40_unclear_lookalike_key \
+  "unknown key 'zones\.cоunt' \(its character 8, U\+043E, is no ASCII character: names are ASCII; a look-alike letter\?\), expected one of" \
+  "$deck" "${small[@]}" --set 'zones.cоunt=8'
 
 check "no .partial left" test -z "$(find "$work" -name '*.partial')"
 
