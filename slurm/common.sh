@@ -30,7 +30,20 @@ zoneode_check_count() {
 
 # Loads the site file (slurm/sites/README in slurm/README.md lists its keys) and resolves the
 # backend, variant, threads, ranks per node and build.
+# zoneode_check_switches: the on/off settings are 0 or 1 (or unset). The scripts test them with
+# `= 1`, so ZONEODE_DRY_RUN=true submitted a real job and ZONEODE_REQUEUE=yes never requeued,
+# without a word (issue 40's class of silently ignored values, as ZONEODE_MAX_REQUEUES=abc).
+zoneode_check_switches() {
+  local name value
+  for name in ZONEODE_DRY_RUN ZONEODE_BUILD ZONEODE_REQUEUE ZONEODE_ARRAY ZONEODE_REPORT; do
+    value=${!name:-0}
+    [ "$value" = 0 ] || [ "$value" = 1 ] ||
+      zoneode_die 2 "$name='$value': expected 1 (on) or 0 (off)"
+  done
+}
+
 zoneode_load_site() {
+  zoneode_check_switches
   local file=${ZONEODE_SITE_FILE:-}
   if [ -z "$file" ]; then
     [ -n "${ZONEODE_SITE:-}" ] || zoneode_die 2 "ZONEODE_SITE is not set: expected lumi, frontier, generic-amd, generic-nvidia or local (or ZONEODE_SITE_FILE=your copy of one of slurm/sites/)"

@@ -88,6 +88,14 @@ for value in abc 1e3 0x5 -1; do
 done
 ZONEODE_MAX_REQUEUES=3 ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/requeues.log" 2>&1
 check "ZONEODE_MAX_REQUEUES=3 accepted" test $? -eq 0
+# On/off settings other than 0 or 1 were taken as off: ZONEODE_DRY_RUN=true submitted a real job.
+for setting in ZONEODE_DRY_RUN=true ZONEODE_REQUEUE=yes ZONEODE_BUILD=on; do
+  env "$setting" slurm/run.sbatch inputs/quick.yaml >"$work/switch.log" 2>&1
+  check "$setting refused (exit 2)" test $? -eq 2
+  check "  named with its value" grep -q "^run.sbatch: ${setting%%=*}='${setting#*=}': expected 1 (on) or 0 (off)" "$work/switch.log"
+done
+ZONEODE_REPORT=true ZONEODE_DRY_RUN=1 slurm/scaling.sh strong inputs/quick.yaml >"$work/switch.log" 2>&1
+check "scaling.sh ZONEODE_REPORT=true named" grep -q "^scaling.sh: ZONEODE_REPORT='true': expected 1 (on) or 0 (off)" "$work/switch.log"
 # Dry-run geometry: each setting named with its value (1e3 reached the shell's arithmetic first).
 for setting in ZONEODE_NODES=1e3 ZONEODE_RANKS=0 ZONEODE_THREADS=abc; do
   env "$setting" ZONEODE_DRY_RUN=1 slurm/run.sbatch inputs/quick.yaml >"$work/geometry.log" 2>&1

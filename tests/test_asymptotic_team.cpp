@@ -600,11 +600,23 @@ TEST(AsymptoticTeam, DecayChainMatchesTheCpuBackendOn64And32LaneWaves) {
   check_network(decay_chain_network({3.0, 0.7, 0.05}), 20.0, 1);  // inputs/decay_chain.yaml's network
 }
 
+// rp-z12 from the test data (../shared/reaclib), else the rp-z24 slice the project ships kept to
+// rp-z12's nuclides, so that a plain clone runs it too (issue 40: it skipped there, a second skip
+// beside the REACLIB reader's own).
 TEST(AsymptoticTeam, ReaclibSliceMatchesTheCpuBackendOn64And32LaneWaves) {
   const std::string dir = ZONEODE_REACLIB_DATA;
-  const std::string path = dir + "/rp-z12.reaclib", list = dir + "/rp-z12.nuclides";
-  if (!std::ifstream(path) || !std::ifstream(list)) GTEST_SKIP() << "no " << path;
-  check_network(read_reaclib(path, read_nuclide_list(list)), 1e-6, 1);
+  std::string path = dir + "/rp-z12.reaclib", list = dir + "/rp-z12.nuclides";
+  std::size_t kept = 0;  // all
+  if (!std::ifstream(path) || !std::ifstream(list)) {
+    const char* ci = std::getenv("CI");
+    if (ci != nullptr && std::string(ci) == "true") ADD_FAILURE() << "no " << path << " with CI=true";
+    path = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.reaclib";
+    list = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.nuclides";
+    kept = 42;  // its lightest: rp-z12's nuclides (Z <= 12), the same sets
+  }
+  std::vector<std::string> nuclides = read_nuclide_list(list);
+  if (kept > 0) nuclides.resize(kept);
+  check_network(read_reaclib(path, nuclides), 1e-6, 1);
 }
 
 // final's latency path (ResidentChunkSums, ResidentReactions: the chunks' term indices, the

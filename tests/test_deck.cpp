@@ -344,6 +344,26 @@ TEST(YamlStringLiteral, ReadsBackAsTheTextGiven) {
   EXPECT_EQ(yaml_string_literal("4"), "4");
 }
 
+// Issue 40: look-alike letters named where the eye cannot tell them apart: in an unknown key (a
+// Cyrillic 'о' in "cоunt"), and in the network's species name when the deck has the ASCII one.
+TEST_F(DeckTest, LookAlikeLettersAreNamedInKeysAndInTheNetworksNames) {
+  const std::string key = error_of(valid_deck, {"zones.c\xd0\xbeunt=8"});
+  EXPECT_NE(key.find("unknown key 'zones.c\xd0\xbeunt' (its character 8, U+043E, is no ASCII character"),
+            std::string::npos)
+      << key;
+  const Deck deck = load_deck(write(valid_deck), {});
+  Network network = decay_chain_network(deck.network.rates);
+  network.species[0].name = "\xd1\x85" "0";  // a Cyrillic 'х' and 0
+  try {
+    ZoneBuilder builder(deck.zones, network);
+    FAIL();
+  } catch (const DeckError& error) {
+    EXPECT_NE(std::string(error.what()).find("got 'x0'; the network has '\xd1\x85" "0' (its character 1, U+0445, is no ASCII"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(NonAsciiNote, NamesTheFirstCharacterOutsideAscii) {
   EXPECT_EQ(non_ascii_note("he4"), "");
   EXPECT_EQ(non_ascii_note("h\xd0\xb5" "4"),

@@ -324,6 +324,8 @@ IntegratedNetwork integrated_network(const Deck& deck, const Network& network) {
   integrated.hash = hex64(folded.value);
   integrated.described = "network hash " + integrated.hash + " (with " + what + " " + quoted(table_path) + ", " +
                          std::to_string(digest.size) + " bytes, content " + hex64(digest.hash) + ")";
+  integrated.partition_table =
+      table_path + ": " + std::to_string(digest.size) + " bytes, content " + hex64(digest.hash);
   const PartitionTable table = read_partition_table(table_path);
   int tabulated = 0;
   for (const Species& species : network.species) tabulated += table.find(species.name) != nullptr ? 1 : 0;

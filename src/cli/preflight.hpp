@@ -27,6 +27,7 @@ struct IntegratedNetwork {
   std::string hash;
   std::string described;
   std::string warning;
+  std::string partition_table;  // with partition functions: "PATH: N bytes, content HASH" (state files' attribute)
 };
 IntegratedNetwork integrated_network(const Deck& deck, const Network& network);
 

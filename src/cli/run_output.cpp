@@ -31,6 +31,7 @@ StateAttributes step_attributes(const Run& run, std::int64_t step, StateFileKind
   attributes.time = static_cast<double>(step) * (run.deck.integrator.end_time - run.deck.integrator.start_time);
   attributes.outer_step = step;
   attributes.network_hash = run.network_hash;
+  attributes.partition_table = run.partition_table;
   attributes.provenance = run.provenance;
   attributes.integrate_seconds = run.summary.integrate_seconds;
   attributes.checkpoint = kind == StateFileKind::checkpoint;

@@ -67,8 +67,43 @@ void check_zones_fit(const RunPlan& plan, int species, bool snapshot_copy, const
                    " zones fit per rank");
 }
 
+// Why a restart file's network hash is not this deck's, as far as the file tells: with partition
+// functions the hash covers the table's content, and state files record the table they were
+// written with (attribute partition_table), so an edited table is named as the reason (issue 40:
+// the message only asked whether it was). Files without that attribute keep the question.
+std::string restart_network_mismatch(const std::string& file, const StateFileInfo& restart, const std::string& hash,
+                                     const std::string& table, bool partition_functions) {
+  const std::string message = "--restart: '" + file + "' was written with network " + restart.network_hash +
+                              ", expected this deck's " + hash;
+  const auto split = [](const std::string& attribute) {  // "PATH: N bytes, content HASH" -> {PATH, "N bytes, ..."}
+    const std::size_t colon = attribute.rfind(": ");
+    if (colon == std::string::npos) return std::pair<std::string, std::string>{"", attribute};
+    return std::pair<std::string, std::string>{attribute.substr(0, colon), attribute.substr(colon + 2)};
+  };
+  if (!restart.partition_table.empty()) {
+    const auto [then_path, then_digest] = split(restart.partition_table);
+    if (!partition_functions)
+      return message + ": the file was written with physics.partition_functions on (table '" + then_path +
+             "'), this deck has them off: continue with the deck that wrote it";
+    const auto [now_path, now_digest] = split(table);
+    if (then_digest != now_digest)
+      return message + ": " +
+             (then_path == now_path ? "the partition-function table '" + now_path + "' changed since the file was written"
+                                    : "this deck's partition-function table '" + now_path +
+                                          "' is not the one the file was written with ('" + then_path + "')") +
+             " (then " + then_digest + "; now " + now_digest +
+             "), and the network hash covers it: continue with that table as it was, or start afresh";
+    return message + ": the network itself differs (the partition-function table is the one the file was written "
+                     "with, " + now_digest + ")";
+  }
+  if (partition_functions)
+    return message + " (with partition functions the hash covers the table's content: was the table edited, or the "
+                     "file written without partition functions or by a zoneode older than that?)";
+  return message;
+}
+
 RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& network, const std::string& hash,
-                 const MpiContext& mpi, OverlappedOutput& overlapped) {
+                 const std::string& partition_table, const MpiContext& mpi, OverlappedOutput& overlapped) {
   RunPlan plan;
   plan.zones = deck.zones.count;
   plan.zones_from = deck.zones.count_where + ": zones.count";
@@ -78,12 +113,8 @@ RunPlan plan_run(const CliOptions& options, const Deck& deck, const Network& net
     check_state_file_matches("--restart", options.restart, restart, network,
                              deck.zones.from_file.empty() ? plan.zones : 0);
     if (restart.network_hash != hash)
-      throw InputError("--restart: '" + options.restart + "' was written with network " + restart.network_hash +
-                      ", expected this deck's " + hash +
-                      (deck.physics.partition_functions
-                           ? " (with partition functions the hash covers the table's content: was the table "
-                             "edited, or the file written by a zoneode older than that?)"
-                           : ""));
+      throw InputError(restart_network_mismatch(options.restart, restart, hash, partition_table,
+                                                deck.physics.partition_functions));
     if (restart.outer_step < 0 || restart.outer_step >= plan.last_step)
       throw InputError("--restart: '" + options.restart + "' is step " + std::to_string(restart.outer_step) +
                       ", expected a step in [0, steps.count = " + std::to_string(plan.last_step) + ")");
@@ -175,6 +206,7 @@ void load_inputs(Run& run) {
       if (!warning.empty() && run.mpi.root()) std::cerr << "zoneode: " << warning.substr(warning.find("warning"));
     }
   }
+  run.partition_table = integrated.partition_table;
   if (run.network_hash = integrated.hash; integrated.hash != hex64(network_hash(run.network)))
     run.out << "  state files carry " << integrated.described << "\n";
   if (!integrated.warning.empty() && run.mpi.root()) std::cerr << "zoneode: warning: " << integrated.warning << "\n";
@@ -184,7 +216,8 @@ void load_inputs(Run& run) {
 // The plan, and the outputs checked and their folders made, before any work.
 void plan_outputs(Run& run) {
   collectively(run.mpi, exit_input_error, [&] {
-    run.plan = plan_run(run.options, run.deck, run.network, run.network_hash, run.mpi, run.overlapped);
+    run.plan = plan_run(run.options, run.deck, run.network, run.network_hash, run.partition_table, run.mpi,
+                        run.overlapped);
   });
   check_outputs_before_any_work(run.options, run.deck, run.plan.first_step, run.plan.last_step, run.mpi);  // preflight.hpp
 }

@@ -144,6 +144,7 @@ struct Run {
   Network network;
   std::optional<CompactNetwork> compact;  // of `network`, made with it
   std::string network_hash;               // hex
+  std::string partition_table;            // with partition functions: "PATH: N bytes, content HASH" (state files)
   RunPlan plan;
   std::unique_ptr<Backend> backend;
   Provenance provenance;  // written alike into the summary and every state file

@@ -12,6 +12,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include "common/errors.hpp"
 #include "common/file_kind.hpp"
 #include "common/numbers.hpp"
 
@@ -482,7 +483,9 @@ void DeckSection::finish() const {
     if (read_.count(key)) continue;
     std::string known;
     for (const auto& k : read_) known += (known.empty() ? "" : ", ") + k;
-    throw DeckError(place(dotted(key), it->first) + ": unknown key '" + excerpt(dotted(key)) + "', expected one of: " + known);
+    // A look-alike letter (a Cyrillic 'о' in "cоmposition") is named, as in species names (issue 40).
+    throw DeckError(place(dotted(key), it->first) + ": unknown key '" + excerpt(dotted(key)) + "'" +
+                    non_ascii_note(dotted(key)) + ", expected one of: " + known);
   }
 }
 

@@ -156,6 +156,7 @@ void create_layout(hid_t file, const Network& network, std::int64_t zones, const
   write_scalar_attribute(file, layout::threads, std::int32_t{a.provenance.threads});
   write_scalar_attribute(file, layout::integrate_seconds, a.integrate_seconds);
   write_scalar_attribute(file, layout::checkpoint, std::int32_t{a.checkpoint ? 1 : 0});
+  if (!a.partition_table.empty()) write_string_attribute(file, layout::partition_table, a.partition_table);
   if (a.self_checked) {
     write_scalar_attribute(file, layout::self_check_max_relative_error, a.self_check_max_relative_error);
     write_scalar_attribute(file, layout::self_check_energy_rate_error, a.self_check_energy_rate_error);
@@ -418,6 +419,7 @@ StateFileInfo read_state_info(const std::string& path) {
   read_scalar_attribute(file, path, layout::time, info.time);
   read_scalar_attribute(file, path, layout::network_hash, info.network_hash);
   read_scalar_attribute(file, path, layout::deck, info.deck);
+  read_scalar_attribute(file, path, layout::partition_table, info.partition_table);
   return info;
 }
 

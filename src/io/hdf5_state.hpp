@@ -29,6 +29,7 @@ struct StateAttributes {
   Provenance provenance;
   double integrate_seconds = 0.0;  // integration time so far (max over ranks)
   bool checkpoint = false;         // a checkpoint of a stopped run, not an output
+  std::string partition_table;     // "PATH: N bytes, content HASH" with partition functions; "": not written
   // The accuracy self-check of this step (validation.sample_zones); written only when self_checked.
   bool self_checked = false;
   double self_check_max_relative_error = 0.0;  // NaN: no zone compared
@@ -71,6 +72,7 @@ struct StateFileInfo {
   std::string network_hash;           // "" when absent
   int format_version = 0;
   std::string deck;                   // the resolved deck that wrote it; "" when absent
+  std::string partition_table;        // "PATH: N bytes, content HASH"; "" when absent (no partition functions, or older)
 };
 StateFileInfo read_state_info(const std::string& path);
 

@@ -79,6 +79,10 @@ inline constexpr Attribute integrate_seconds{"integrate_seconds", "wall_seconds"
 
 inline constexpr Attribute checkpoint{"checkpoint", nullptr, ElementType::int32, false,
                                       "1: a checkpoint of a run stopped by a signal (continue with --restart); 0: an output"};
+// With physics.partition_functions only: the table read, "PATH: N bytes, content HASH" (the network
+// hash covers its size and content; a --restart names the table when they changed, issue 40).
+inline constexpr Attribute partition_table{"partition_table", nullptr, ElementType::string, false,
+                                           "the partition-function table read: path, bytes and content hash"};
 
 // The accuracy self-check (validation.sample_zones), written only by runs that do it; provenance.
 inline constexpr Attribute self_check_max_relative_error{
@@ -96,7 +100,7 @@ inline constexpr Attribute self_check_rtol{"self_check_rtol", nullptr, ElementTy
 
 inline constexpr Attribute attributes[] = {time, outer_step, network_hash, version, deck, zoneode_version, git_commit,
                                            compiler, backend, kernel_variant, device, launch, hdf5, ranks, threads, integrate_seconds,
-                                           checkpoint};
+                                           checkpoint, partition_table};
 inline constexpr Attribute compared_attributes[] = {time, outer_step, network_hash};
 
 // The current name of a dataset or attribute given by either its current or its version-1 name;

@@ -66,8 +66,21 @@ ZoneBuilder::ZoneBuilder(const ZonesDeck& zones, const Network& network) : zones
   for (const auto& entry : zones.composition) {
     const int index = network.find_species(entry.species);
     if (index < 0) {
+      // The other way round (issue 40): the network's name has the look-alike letter (a network file
+      // may hold any name), the deck the ASCII one; named when of the same length in characters.
+      std::string network_note;
+      if (non_ascii_note(entry.species).empty()) {
+        for (const Species& species : network.species) {
+          const std::string note = non_ascii_note(species.name);
+          const auto characters = std::count_if(species.name.begin(), species.name.end(),
+                                                [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; });
+          if (note.empty() || static_cast<std::size_t>(characters) != entry.species.size()) continue;
+          network_note = "; the network has '" + excerpt(species.name) + "'" + note;
+          break;
+        }
+      }
       throw DeckError(entry.where + ": expected a species of network '" + excerpt(network.name) + "', got '" +
-                      excerpt(entry.species) + "'" + non_ascii_note(entry.species));
+                      excerpt(entry.species) + "'" + non_ascii_note(entry.species) + network_note);
     }
     sum += entry.mass_fraction;
     abundances_[index] += entry.mass_fraction / network.species[index].A;

@@ -257,9 +257,17 @@ pf=(--set physics.partition_functions=true --set physics.partition_table="$work/
 check "partition-function run, 2 steps" runs setup_pf "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/o"
 awk '$1 == "o17" { for (i = 2; i <= NF; i++) $i = $i * 2 } 1' "$shipped_table" >table.txt  # o17's G doubled
 check "restart after the table was edited" refused i31_agree_restart_table \
-  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+ \(with partition functions the hash covers the table's content: was the table edited" \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+.* table" \
+  "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
+# Issue 40: that message only asked whether the table was edited. State files now record the table
+# they were written with (attribute partition_table): the restart says the table is why.
+check "  ... and says the table is why" refused i40_unclear_restart_table \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+: the partition-function table '$work/table\.txt' changed since the file was written \(then $(stat -c %s "$shipped_table") bytes, content [0-9a-f]+; now [0-9]+ bytes, content [0-9a-f]+\)" \
   "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 cp "$shipped_table" table.txt
+check "restart with partition functions off: named" refused i40_unclear_restart_table_off \
+  "--restart: '.*pf/o_step000001\.h5' was written with network [0-9a-f]+, expected this deck's [0-9a-f]+: the file was written with physics\.partition_functions on \(table '$work/table\.txt'\), this deck has them off" \
+  "$deck" "${small[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 \
   --set output.prefix="$work/pf/ok" --restart pf/o_step000001.h5
 printf 'T9 1 2\nzz999 1.5 2.5\n' >foreign_table.txt
@@ -482,6 +490,16 @@ check "network export --progress refused" refused i40_silent_network_export_prog
 check "a look-alike species name" refused i40_unclear_lookalike_species \
   "zones\.composition\.hе4: expected a species of network .*, got 'hе4' \(its character 2, U\+0435, is no ASCII character: names are ASCII; a look-alike letter\?\)" \
   "$deck" "${small[@]}" --set 'zones.composition={hе4: 1.0}'
+# The other way round: the network file's name has the look-alike letter, the deck the ASCII one
+# (a network file may hold any name); the network's name is named (rel6), and a key's too.
+sed 's/\bhe4\b/hе4/g' "$network_file" >lookalike.network
+network_deck lookalike.yaml "{source: file, file: lookalike.network}"
+check "a look-alike species name in the network file" refused i40_unclear_lookalike_network \
+  "zones\.composition\.he4: expected a species of network .*, got 'he4'; the network has 'hе4' \(its character 2, U\+0435, is no ASCII character" \
+  lookalike.yaml --quiet
+check "a look-alike letter in a key" refused i40_unclear_lookalike_key \
+  "unknown key 'zones\.cоunt' \(its character 8, U\+043E, is no ASCII character: names are ASCII; a look-alike letter\?\), expected one of" \
+  "$deck" "${small[@]}" --set 'zones.cоunt=8'
 
 check "no .partial left" test -z "$(find "$work" -name '*.partial')"
 
