@@ -382,6 +382,66 @@ TEST(ImplicitTeam, GatherPiecesCoverEveryTermOnce) {
   EXPECT_EQ(terms, static_cast<int>(structure.term_slot.size() + structure.ye_term_slot.size() + structure.energy_term_slot.size()));
 }
 
+// The schedule's 16-byte records and tasks: slots of the team's size, every update of the
+// factorisation once (the structure's own update count), and each solve task's columns the
+// structure's columns of its positions; a task column planted wrong changes the solve.
+TEST(ImplicitTeam, CompactRecordsAndTaskColumnsAreTheStructures) {
+  for (const char* preset : {"s150", "default"}) {
+    const CompactNetwork compact(generate_network(generator_preset(preset)));
+    const ImplicitStructure structure(compact);
+    const SparseLuView lu = structure.lu_view();
+    for (const auto& [target, width] : {std::pair{128, 128}, std::pair{256, 256}, std::pair{16, 32}}) {
+      const ImplicitSchedule schedule(structure, target);
+      const ImplicitScheduleView v = schedule.view();
+      EXPECT_EQ(v.lu_record_width, width) << preset;
+      EXPECT_EQ(schedule.lu_records.size(), static_cast<std::size_t>(v.phase_slots[v.phases]) * width) << preset;
+      std::int64_t updates = 0;
+      for (const LuRecord& r : schedule.lu_records) {
+        if (r.count > 0) updates += r.count;
+        ASSERT_LT(r.l, lu.filled_count);
+        for (int j = 0; j < r.count; ++j) ASSERT_LT(r.target[j], lu.filled_count);
+      }
+      EXPECT_EQ(updates, structure.factor_updates()) << preset;
+      for (const auto* tasks : {&schedule.forward_tasks, &schedule.backward_tasks}) {
+        const auto& lanes = tasks == &schedule.forward_tasks ? schedule.forward_lanes : schedule.backward_lanes;
+        for (std::size_t x = 0; x < tasks->size(); ++x) {
+          const SolveLaneTask& t = (*tasks)[x];
+          const int step = lanes[x / v.solve_wave];
+          for (int j = 0; j < solve_task_columns; ++j) {
+            const int q = t.first + j * step;
+            if (q < t.last) ASSERT_EQ(t.column[j], lu.columns[q]) << preset << " task " << x << " term " << j;
+          }
+        }
+      }
+    }
+  }
+  // Planted: one task's first column moved to another species.
+  const CompactNetwork compact(generate_network(generator_preset("s150")));
+  const ImplicitStructure structure(compact);
+  const SparseLuView lu = structure.lu_view();
+  ImplicitSchedule schedule(structure, 128);
+  std::vector<double> matrix(lu.filled_count), b(lu.n), x(lu.n), x_fault(lu.n), work(lu.n);
+  std::mt19937_64 random(9);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (double& m : matrix) m = value(random);
+  for (int p = 0; p < lu.n; ++p) matrix[lu.diagonal[p]] += 40.0;
+  for (double& e : b) e = value(random);
+  const EmulatedTeam team{128, 32, Order::forward};
+  implicit_team::factor(team, schedule.view(), matrix.data());
+  implicit_team::solve(team, schedule.view(), implicit_team::LuColumns{lu.columns}, matrix.data(), b.data(), x.data(),
+                       work.data());
+  for (SolveLaneTask& t : schedule.forward_tasks)
+    if (t.row >= 0 && t.first < t.last) {
+      t.column[0] = static_cast<std::uint16_t>((t.column[0] + 1) % lu.n);
+      break;
+    }
+  implicit_team::solve(team, schedule.view(), implicit_team::LuColumns{lu.columns}, matrix.data(), b.data(),
+                       x_fault.data(), work.data());
+  int differing = 0;
+  for (int p = 0; p < lu.n; ++p) differing += same_bits(x[p], x_fault[p]) ? 0 : 1;
+  EXPECT_GT(differing, 0) << "a wrong task column went unnoticed";
+}
+
 // A planted fault: the LU's phases run as one (no barrier between pivots), thread order reversed:
 // updates read values their pivot's phase has not finished; the result differs from the serial.
 TEST(ImplicitTeam, ThePlantedMissingBarrierIsCaught) {

@@ -13,7 +13,7 @@ namespace zoneode::gpu {
 // after reading this one).
 template <int SIZE>
 struct DeviceTeam {
-  static_assert(SIZE % wave_size == 0 && lu_record_width % SIZE == 0, "whole waves, whole LU record slots");
+  static_assert(SIZE % wave_size == 0, "whole waves");
   static constexpr int waves = SIZE / wave_size;
   double* scratch;
   mutable int buffer = 0;
@@ -95,21 +95,24 @@ struct DeviceTeam {
       sync_wave();
     }
   }
-  // A phase's records are whole slots of lu_record_width (>= SIZE), so every thread has a first
-  // record x = threadIdx.x in every phase: it is loaded during the phase before, its latency
-  // (L2: the records are read once per factorisation) hidden behind that phase's work.
+  // A phase's records are whole slots of the schedule's width (the team's size where the team
+  // is the one the schedule was built for; a larger team's threads beyond a phase's records get an
+  // empty one). A thread's first record x = threadIdx.x of every phase is loaded during the phase
+  // before, its latency (L2: the records are read once per factorisation) hidden behind that
+  // phase's work.
   template <typename Count, typename Load, typename Body>
   __device__ void for_each_phase(int phases, Count&& count, Load&& load, Body&& body) const {
+    using Record = decltype(load(0, 0));
     const int t = static_cast<int>(threadIdx.x);
     if (phases <= 0) return;
-    auto next = load(0, t);
     int next_count = count(0);
+    Record next = t < next_count ? load(0, t) : Record{};
     for (int p = 0; p < phases; ++p) {
-      const auto current = next;
+      const Record current = next;
       const int records = next_count;
       if (p + 1 < phases) {
-        next = load(p + 1, t);
         next_count = count(p + 1);
+        next = t < next_count ? load(p + 1, t) : Record{};
       }
       body(current);
       for (int x = t + SIZE; x < records; x += SIZE) body(load(p, x));

@@ -146,6 +146,11 @@ LaunchPlan plan_team_placement(const LaunchContext& c, int kernel, int size, boo
   const std::size_t hot = 8 * static_cast<std::size_t>(hot_doubles),
                     all = 8 * static_cast<std::size_t>(hot_doubles + cold_doubles);
   const std::int64_t filled = c.implicit_layout.energy_row - c.implicit_layout.matrix;  // the LU's positions
+  if (filled - 1 > lu_record_max_position)
+    throw std::invalid_argument(what + ": the team kernels' LU schedule holds at most " +
+                                std::to_string(lu_record_max_position + 1) + " filled positions, this network has " +
+                                std::to_string(filled) + " (" + std::to_string(8 * filled / 1024) +
+                                " KB of LU a zone); use run.kernel: baseline");
   const std::size_t column_bytes = (static_cast<std::size_t>(filled) + 7) / 8 * 8;
   const std::size_t room = c.max_shared_bytes > static_bytes ? c.max_shared_bytes - static_bytes : 0;
   for (const void* k : {kernels.plain, kernels.byte_columns})

@@ -139,9 +139,15 @@ ZONEODE_HD inline void solve(const Team& team, const ImplicitScheduleView& sc, c
     const double* const rhs = b[r];
     double* const out = x[r];
     double* const y = work[r];
+    // The lane's terms in order; the first solve_task_columns take their columns from the task.
     auto part = [&](const SolveLaneTask& task, int lanes) {
       double sum = 0.0;
-      for (int q = task.first; q < task.last; q += lanes) sum += a[q] * y[columns[q]];
+      const int last = task.last;
+      int q = task.first;
+#pragma unroll
+      for (int j = 0; j < solve_task_columns; ++j, q += lanes)
+        if (q < last) sum += a[q] * y[task.column[j]];
+      for (; q < last; q += lanes) sum += a[q] * y[columns[q]];
       return sum;
     };
     team.wave_rounds(sc.forward_rounds, sc.forward_tasks, sc.forward_lanes, part,
@@ -170,8 +176,8 @@ ZONEODE_HD inline void solve(const Team& team, const ImplicitScheduleView& sc, c
 template <typename Team>
 ZONEODE_HD inline void factor(const Team& team, const ImplicitScheduleView& sc, double* a) {
   team.for_each_phase(
-      sc.phases, [&](int phase) { return (sc.phase_slots[phase + 1] - sc.phase_slots[phase]) * lu_record_width; },
-      [&](int phase, int x) { return sc.lu_records[sc.phase_slots[phase] * lu_record_width + x]; },
+      sc.phases, [&](int phase) { return (sc.phase_slots[phase + 1] - sc.phase_slots[phase]) * sc.lu_record_width; },
+      [&](int phase, int x) { return sc.lu_records[sc.phase_slots[phase] * sc.lu_record_width + x]; },
       [&](const LuRecord& task) {
         if (task.count > 0) {
           const double l = a[task.l] / a[task.diagonal];

@@ -25,7 +25,9 @@ void group_by(const std::vector<std::int32_t>& key, int groups, std::vector<std:
 // terms.
 template <typename First, typename Last>
 void rounds(int n, const std::vector<std::vector<std::int32_t>>& depends, bool backward, const std::vector<std::int32_t>& order,
-            First first, Last last, int wave, std::vector<SolveLaneTask>& tasks, std::vector<std::int32_t>& lanes_of) {
+            const std::vector<std::int32_t>& columns, First first, Last last, int wave, std::vector<SolveLaneTask>& tasks,
+            std::vector<std::int32_t>& lanes_of) {
+  auto u16 = [](std::int32_t v) { return static_cast<std::uint16_t>(v); };
   std::vector<std::int32_t> level(n, 0);
   int count = 0;
   for (int step = 0; step < n; ++step) {
@@ -47,9 +49,14 @@ void rounds(int n, const std::vector<std::vector<std::int32_t>>& depends, bool b
         const int t = base + lane / lanes, k = lane % lanes;
         if (t < in_level) {
           const int p = rows[offsets[v] + t];
-          tasks.push_back({first(p) + k, last(p), k == 0 ? p : -1, order[p]});
+          SolveLaneTask task{u16(first(p) + k), u16(last(p)), static_cast<std::int16_t>(k == 0 ? p : -1), u16(order[p]), {}};
+          for (int j = 0; j < solve_task_columns; ++j) {
+            const int q = first(p) + k + j * lanes;
+            task.column[j] = q < last(p) ? u16(columns[q]) : 0;
+          }
+          tasks.push_back(task);
         } else {
-          tasks.push_back({0, 0, -2, 0});
+          tasks.push_back({0, 0, -2, 0, {}});
         }
       }
       lanes_of.push_back(lanes);
@@ -134,20 +141,27 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
   };
 
   // One phase per pivot with L entries (its tasks may be none: an empty U row), then one that
-  // stores the last pivot's l values; each phase's records fill whole slots (at least one).
+  // stores the last pivot's l values; each phase's records fill whole slots (at least one) of the
+  // team's size (the smallest power of two >= target_tasks, 32 to 256).
   phase_slots.push_back(0);
+  record_width = 32;
+  while (record_width < std::min(target_tasks, 256)) record_width *= 2;
+  if (filled - 1 > lu_record_max_position) record_width = 0;  // no team schedule: positions beyond 16 bits
   std::vector<LuRecord> phase;
   std::int64_t updates = 0;
   auto close_phase = [&] {
-    const std::size_t slots = std::max<std::size_t>(1, (phase.size() + lu_record_width - 1) / lu_record_width);
-    phase.resize(slots * lu_record_width, LuRecord{0, 0, 0, 0, {0, 0, 0, 0}});
+    const std::size_t width = static_cast<std::size_t>(record_width);
+    const std::size_t slots = std::max<std::size_t>(1, (phase.size() + width - 1) / width);
+    phase.resize(slots * width, LuRecord{0, 0, 0, 0, {0, 0, 0, 0}});
     lu_records.insert(lu_records.end(), phase.begin(), phase.end());
     phase_slots.push_back(phase_slots.back() + static_cast<std::int32_t>(slots));
     phase.clear();
   };
   std::vector<std::int32_t> pending;  // the previous pivot's L entries, stored in this phase
   int pending_diagonal = 0;
-  for (int k = 0; k < n; ++k) {
+  // Positions as the records' 16 bits (checked above: every position of the pattern fits).
+  auto position16 = [](std::int32_t q) { return static_cast<std::uint16_t>(q); };
+  for (int k = 0; k < n && record_width > 0; ++k) {
     if (column[k].empty()) continue;
     const int first_u = s.diagonal[k] + 1, row_length = s.row_offsets[k + 1] - first_u;
     const long long pivot_updates = static_cast<long long>(column[k].size()) * row_length;
@@ -155,20 +169,26 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
         lu_record_targets, std::max<long long>(1, (pivot_updates + target_tasks - 1) / std::max(target_tasks, 1))));
     for (const std::int32_t q : column[k]) {
       for (int begin = 0; begin < row_length; begin += run) {
-        LuRecord task{q, s.diagonal[k], first_u + begin, std::min(run, row_length - begin), {0, 0, 0, 0}};
-        for (int j = 0; j < task.count; ++j) task.target[j] = position(row_of[q], s.columns[first_u + begin + j]);
+        LuRecord task{position16(q), position16(s.diagonal[k]), position16(first_u + begin),
+                      static_cast<std::int16_t>(std::min(run, row_length - begin)), {0, 0, 0, 0}};
+        for (int j = 0; j < task.count; ++j)
+          task.target[j] = position16(position(row_of[q], s.columns[first_u + begin + j]));
         updates += task.count;
         phase.push_back(task);
       }
     }
-    for (const std::int32_t q : pending) phase.push_back({q, pending_diagonal, 0, -1, {0, 0, 0, 0}});
+    for (const std::int32_t q : pending) phase.push_back({position16(q), position16(pending_diagonal), 0, -1, {0, 0, 0, 0}});
     close_phase();
     pending = column[k];
     pending_diagonal = s.diagonal[k];
   }
-  for (const std::int32_t q : pending) phase.push_back({q, pending_diagonal, 0, -1, {0, 0, 0, 0}});
-  close_phase();
-  if (updates != static_cast<std::int64_t>(s.update_target.size()))
+  if (record_width == 0) {
+    phase_slots.clear();
+  } else {
+    for (const std::int32_t q : pending) phase.push_back({position16(q), position16(pending_diagonal), 0, -1, {0, 0, 0, 0}});
+    close_phase();
+  }
+  if (record_width > 0 && updates != static_cast<std::int64_t>(s.update_target.size()))
     throw std::logic_error("implicit schedule: " + std::to_string(updates) + " updates, the factorisation has " +
                            std::to_string(s.update_target.size()));
 
@@ -178,10 +198,11 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
     for (int q = s.row_offsets[p]; q < s.diagonal[p]; ++q) lower[p].push_back(s.columns[q]);
     for (int q = s.diagonal[p] + 1; q < s.row_offsets[p + 1]; ++q) upper[p].push_back(s.columns[q]);
   }
-  rounds(n, lower, false, s.order, [&](int p) { return s.row_offsets[p]; }, [&](int p) { return s.diagonal[p]; }, wave,
-         forward_tasks, forward_lanes);
-  rounds(n, upper, true, s.order, [&](int p) { return s.diagonal[p] + 1; }, [&](int p) { return s.row_offsets[p + 1]; }, wave,
-         backward_tasks, backward_lanes);
+  if (record_width == 0) return;  // positions beyond the tasks' 16 bits: no team schedule
+  rounds(n, lower, false, s.order, s.columns, [&](int p) { return s.row_offsets[p]; }, [&](int p) { return s.diagonal[p]; },
+         wave, forward_tasks, forward_lanes);
+  rounds(n, upper, true, s.order, s.columns, [&](int p) { return s.diagonal[p] + 1; },
+         [&](int p) { return s.row_offsets[p + 1]; }, wave, backward_tasks, backward_lanes);
 }
 
 ImplicitScheduleView ImplicitSchedule::view() const {
@@ -197,6 +218,7 @@ ImplicitScheduleView ImplicitSchedule::view() const {
   v.column_entry_offsets = column_entry_offsets.data();
   v.column_entries = column_entries.data();
   v.phases = phases();
+  v.lu_record_width = record_width;
   v.phase_slots = phase_slots.data();
   v.lu_records = lu_records.data();
   v.solve_wave = wave;

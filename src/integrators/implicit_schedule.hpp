@@ -18,8 +18,9 @@
 //   of U row k: l = a[q] / a[k,k] (the serial code's division), then a[target] -= l * a[kj] along
 //   the run, the targets in the task's record. Every task of q divides again rather than wait for
 //   one that stores l, and the phase of pivot k + 1 stores column k's l values (no later phase
-//   reads them before the solve). A phase's tasks and stores are records in whole slots
-//   (implicit_team_view.hpp), so a thread reads its next phase's first record before the barrier.
+//   reads them before the solve). A phase's tasks and stores are records in whole slots of the
+//   team's size (implicit_team_view.hpp), so a thread reads its next phase's first record before
+//   the barrier.
 // - Solves: the rows of L (forward) and U (backward) in levels: a row's sum needs only rows of
 //   earlier levels; a level's rows are summed by lanes of one wave side by side
 //   (lanes_per_row), so a solve needs no block barrier between its levels. Each lane's part of
@@ -44,7 +45,9 @@ class ImplicitSchedule {
   ImplicitSchedule(const ImplicitStructure& structure, int target_tasks, int wave = 32, int piece_terms = 32);
 
   ImplicitScheduleView view() const;
-  int phases() const { return static_cast<int>(phase_slots.size()) - 1; }
+  // LU phases (0 where the filled pattern has more positions than the records' 16 bits hold:
+  // lu_record_max_position; such a network has no team schedule).
+  int phases() const { return phase_slots.empty() ? 0 : static_cast<int>(phase_slots.size()) - 1; }
   // Doubles of scratch the multi-piece gathers need (they use the matrix's room: at most
   // filled_count, which the constructor ensures).
   int gather_scratch() const { return gather_scratch_; }
@@ -57,7 +60,8 @@ class ImplicitSchedule {
   std::vector<std::uint8_t> matrix_diagonal;                   // [filled]: 1 on the diagonal
   std::vector<std::int32_t> column_entry_offsets, column_entries;  // J's entries by column (CSC), entry order
   std::vector<std::int32_t> phase_slots;                       // [phases + 1]
-  std::vector<LuRecord> lu_records;                            // [slots * lu_record_width]
+  int record_width = 0;                                        // records per slot (0: none)
+  std::vector<LuRecord> lu_records;                            // [slots * record_width]
   int wave = 32;
   std::vector<SolveLaneTask> forward_tasks, backward_tasks;   // [rounds * wave]
   std::vector<std::int32_t> forward_lanes, backward_lanes;    // [rounds]

@@ -10,25 +10,35 @@ namespace zoneode {
 
 // One LU task of a phase (implicit_schedule.hpp): count > 0, a[target[j]] -= (a[l] / a[diagonal])
 // * a[u + j] for j < count; count -1, a[l] = a[l] / a[diagonal] (a column's l value stored);
-// count 0, nothing (a phase's records fill whole slots). 32 bytes: two 16-byte loads.
+// count 0, nothing (a phase's records fill whole slots). 16 bytes, one load: positions of the
+// filled pattern as 16-bit values (lu_record_max_position), since every thread reads its record of
+// every phase from L2 at every factorisation (s150: 150 phases; 32-byte records in slots of 256
+// were 1.2 MB per factorisation, most of it padding: ncu's long-scoreboard stalls on the record).
 struct LuRecord {
-  std::int32_t l, diagonal, u, count;
-  std::int32_t target[4];
+  std::uint16_t l, diagonal, u;
+  std::int16_t count;
+  std::uint16_t target[4];
 };
 inline constexpr int lu_record_targets = 4;
-// Records per slot: a phase is whole slots, record (slot s, column c) at s * lu_record_width + c, so
-// that a team of 256, 128, 64 or 32 threads reads a slot's records coalesced, each thread its own
-// columns (one, two, four or eight).
-inline constexpr int lu_record_width = 256;
+// The team kernels' LU records hold positions up to this (networks whose filled pattern is larger
+// have no team schedule: their LU alone would be 512 KB a zone).
+inline constexpr int lu_record_max_position = 65535;
 
 // One lane's part of a round of a triangular solve. A round is a level's rows (or some of them,
 // where they are more than a wave's lane groups) summed side by side by groups of `lanes` lanes
 // (lanes_per_row): a lane adds a[q] * y[column q] over its row's positions first, first + lanes,
 // ... < last. row >= 0: the group's first lane, which writes the row's value (order: where the row's
 // right-hand side is read, forward, or its solution written, backward; backward, first - 1 is the
-// diagonal); -1: another lane of the group; -2: a lane without a row (first == last).
+// diagonal); -1: another lane of the group; -2: a lane without a row (first == last). column: the
+// columns of the lane's first solve_task_columns positions (0 beyond last), so that their y loads
+// need not wait for a column index load (the task is read a round ahead). 16 bytes, one load:
+// positions as 16 bits (a team schedule exists only where they fit: lu_record_max_position).
+inline constexpr int solve_task_columns = 4;
 struct SolveLaneTask {
-  std::int32_t first, last, row, order;
+  std::uint16_t first, last;
+  std::int16_t row;
+  std::uint16_t order;
+  std::uint16_t column[solve_task_columns];
 };
 
 // A sum of terms split into pieces (the Jacobian's gathers): a piece sums the terms [first, last)
@@ -57,6 +67,10 @@ struct ImplicitScheduleView {
   const std::int32_t* column_entry_offsets = nullptr;  // [species + 1]
   const std::int32_t* column_entries = nullptr;        // [entries]
   int phases = 0;                                      // LU phases
+  // Records per slot: a phase is whole slots, record (slot s, column c) at s * lu_record_width + c
+  // (the team's size, so that its threads read a slot coalesced, one record each; a larger team's
+  // threads beyond a phase's records have none). 0: no team schedule (lu_record_max_position).
+  int lu_record_width = 0;
   const std::int32_t* phase_slots = nullptr;           // phase p: slots [s[p], s[p+1]) of lu_records
   const LuRecord* lu_records = nullptr;
   // The solves' rounds, lane by lane: round v's task of lane l at [v * solve_wave + l].
