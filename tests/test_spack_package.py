@@ -94,7 +94,7 @@ class Spec:
     """zoneode's spec: variants by name; spec['llvm-amdgpu'].prefix.bin; satisfies('+x' / '~x')."""
 
     def __init__(self, **variants):
-        self.values = {"mpi": True, "tests": False, "cuda": False, "rocm": False, "cuda_arch": ("none",),
+        self.values = {"mpi": True, "tests": False, "library": True, "cuda": False, "rocm": False, "cuda_arch": ("none",),
                        "amdgpu_target": ("none",)}
         self.values.update(variants)
         self.variants = {name: Value(value) for name, value in self.values.items()}
@@ -171,10 +171,11 @@ class SpackRecipeTest(unittest.TestCase):
         self.assertEqual(self.recipe.__name__, "Zoneode")
         self.assertIn(("c", None, "build"), RECORD.depends)
         self.assertIn(("cxx", None, "build"), RECORD.depends)
-        for name in ("mpi", "tests", "cuda", "rocm", "cuda_arch", "amdgpu_target"):
+        for name in ("mpi", "tests", "library", "cuda", "rocm", "cuda_arch", "amdgpu_target"):
             self.assertIn(name, RECORD.variants)
         self.assertTrue(RECORD.variants["mpi"]["default"])
         self.assertFalse(RECORD.variants["tests"]["default"])
+        self.assertTrue(RECORD.variants["library"]["default"])
         self.assertIn("main", RECORD.versions)
         specs = {(spec, when) for spec, when, _ in RECORD.depends}
         for expected in (("cmake@3.21:", None), ("mpi", None), ("yaml-cpp@0.7:", None), ("hdf5+mpi", "+mpi"),
@@ -184,7 +185,10 @@ class SpackRecipeTest(unittest.TestCase):
 
     def test_cmake_arguments(self):
         self.assertEqual(cmake_args(self.recipe),
-                         ["-DZONEODE_TESTS:BOOL=OFF", "-DZONEODE_HDF5:STRING=PARALLEL", "-DZONEODE_GPU:STRING=OFF"])
+                         ["-DZONEODE_TESTS:BOOL=OFF", "-DZONEODE_LIBRARY:BOOL=ON", "-DZONEODE_HDF5:STRING=PARALLEL",
+                          "-DZONEODE_GPU:STRING=OFF"])
+        self.assertIn("-DZONEODE_LIBRARY:BOOL=OFF", cmake_args(self.recipe, library=False))
+        self.assertIn("-DZONEODE_LIBRARY:BOOL=ON", cmake_args(self.recipe, cuda=True, cuda_arch=("90",)))
         self.assertIn("-DZONEODE_HDF5:STRING=SERIAL", cmake_args(self.recipe, mpi=False))
         self.assertIn("-DZONEODE_TESTS:BOOL=ON", cmake_args(self.recipe, tests=True))
         rocm = cmake_args(self.recipe, rocm=True, amdgpu_target=("gfx90a", "gfx942"))
@@ -207,6 +211,7 @@ class SpackRecipeTest(unittest.TestCase):
                     cache = handle.read()
                 self.assertIn(f"ZONEODE_HDF5:STRING={hdf5}", cache)
                 self.assertIn("ZONEODE_TESTS:BOOL=OFF", cache)
+                self.assertIn("ZONEODE_LIBRARY:BOOL=ON", cache)
                 self.assertIn("ZONEODE_GPU:STRING=OFF", cache)
                 self.assertIn(f"ZONEODE_HDF5       = {hdf5} -> {hdf5}", result.stdout)
 

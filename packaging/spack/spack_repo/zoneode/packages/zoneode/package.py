@@ -35,6 +35,11 @@ class Zoneode(CMakePackage, CudaPackage, ROCmPackage):
     variant("mpi", default=True,
             description="Parallel HDF5 (collective writes); ~mpi: serial HDF5, ranks write in turn. MPI itself is always needed")
     variant("tests", default=False, description="Build the GoogleTest suite (ctest)")
+    # On by default for every backend: a simulation code that installs zoneode with Spack wants the
+    # burner (CMake's own default is off in GPU builds, where a plain build is for the program).
+    variant("library", default=True,
+            description="Install libzoneode, its C header, Fortran and Python modules and the package config "
+                        "(with +cuda/+rocm the burner also takes device arrays)")
 
     # Spack 1.x treats compilers as dependencies: every language the build compiles is declared.
     depends_on("c", type="build")
@@ -56,6 +61,7 @@ class Zoneode(CMakePackage, CudaPackage, ROCmPackage):
         spec = self.spec
         args = [
             self.define_from_variant("ZONEODE_TESTS", "tests"),
+            self.define_from_variant("ZONEODE_LIBRARY", "library"),
             self.define("ZONEODE_HDF5", "PARALLEL" if spec.satisfies("+mpi") else "SERIAL"),
         ]
         if spec.satisfies("+rocm"):
