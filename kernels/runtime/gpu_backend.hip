@@ -228,9 +228,9 @@ class GpuBackend final : public Backend {
     // asymptotic.hpp). The implicit method's kernels carry it: baseline runs the serial
     // integrate_zone, the team kernels (lds, wave) their heated instantiation (implicit_team.hpp:
     // the same border, solves and stage T9s; tests/test_implicit_team.cpp against the serial method
-    // in the CPU emulation). The heated team has not yet been checked on a GPU (scripts/gpu-heat-
-    // team.sh; no device time was left when it landed), so final, the default, keeps baseline for
-    // heated runs until it is, and lds or wave run it only when asked for by name. generated (the
+    // in the CPU emulation; on an H100 by scripts/gpu-heat-team.sh, within the implicit rule). Its
+    // time against baseline's is not measured yet (the heated team kernels spill), so final, the
+    // default, keeps baseline for heated runs, and lds or wave run it when asked for by name. generated (the
     // serial method over generated linear algebra) has not been run with T's extra solve: baseline
     // too. The explicit methods' team kernels (zone_team*.hpp) do not carry T9, so those methods
     // refuse self-heating on the GPU.
