@@ -52,17 +52,4 @@ inline std::vector<TeamTestZone> team_test_zones(const Network& network, int cou
   return zones;
 }
 
-// The network with its first two one-reactant reactions made electron captures (the Ye column of
-// the implicit Jacobian, its rank-one correction).
-inline Network with_captures(Network network) {
-  int made = 0;
-  for (Reaction& reaction : network.reactions) {
-    if (!reaction.electron_capture && reaction.reactants.size() == 1 && made < 2) {
-      reaction.electron_capture = true;
-      ++made;
-    }
-  }
-  return network;
-}
-
 }  // namespace zoneode

@@ -22,6 +22,7 @@
 
 #include "bdf/bdf_team.hpp"
 #include "emulated_team.hpp"
+#include "implicit_testing.hpp"
 #include "integrators/implicit_schedule.hpp"
 #include "integrators/method_data.hpp"
 #include "network/analytic.hpp"
@@ -144,15 +145,15 @@ CaseSummary check_network(const Network& raw, double end_time, double rtol, int 
 
 TEST(BdfTeam, TakesTheSerialPathOnGeneratedNetworks) {
   for (double rtol : {1e-6, 1e-8}) {
-    check_network(with_captures(generate_network(generator_preset("s16"))), 1e-3, rtol, 8);
-    check_network(with_captures(generate_network(generator_preset("default"))), 1e-4, rtol, 8);
+    check_network(with_electron_captures(generate_network(generator_preset("s16"))), 1e-3, rtol, 8);
+    check_network(with_electron_captures(generate_network(generator_preset("default"))), 1e-4, rtol, 8);
   }
   // A linear chain (its Jacobian constant: one evaluation, reused by every step).
   check_network(decay_chain_network({3.0, 0.7, 0.05}), 20.0, 1e-6, 8);
 }
 
 TEST(BdfTeam, TakesTheSerialPathWithScreening) {
-  const Network network = with_captures(generate_network(generator_preset("default")));
+  const Network network = with_electron_captures(generate_network(generator_preset("default")));
   PhysicsOptions weak, strong;
   weak.screening = ScreeningKind::weak;
   strong.screening = ScreeningKind::chugunov2007;

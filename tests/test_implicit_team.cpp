@@ -32,6 +32,7 @@
 #include "network/generator.hpp"
 #include "network/reaclib.hpp"
 #include "emulated_team.hpp"
+#include "implicit_testing.hpp"
 #include "team_testing.hpp"
 
 namespace zoneode {
@@ -133,9 +134,9 @@ void check_network(const Network& raw, double end_time, int target_tasks, bool e
 }
 
 TEST(ImplicitTeam, MatchesTheSerialMethodWhateverTheOrderWithinAPhase) {
-  check_network(with_captures(generate_network(generator_preset("s16"))), 1e-4, 256);
-  check_network(with_captures(generate_network(generator_preset("default"))), 1e-6, 256);
-  check_network(with_captures(generate_network(generator_preset("default"))), 1e-6, 7);  // short phases, long runs
+  check_network(with_electron_captures(generate_network(generator_preset("s16"))), 1e-4, 256);
+  check_network(with_electron_captures(generate_network(generator_preset("default"))), 1e-6, 256);
+  check_network(with_electron_captures(generate_network(generator_preset("default"))), 1e-6, 7);  // short phases, long runs
   // Linear networks (the whole burn as a first step may pass): an LU without updates, a stiff pair.
   check_network(decay_chain_network({3.0, 0.7, 0.05}), 20.0, 256, false);
   check_network(reversible_pair_network(1e8, 3e7), 1.0, 256, false);
@@ -147,7 +148,7 @@ TEST(ImplicitTeam, MatchesTheSerialMethodWhateverTheOrderWithinAPhase) {
 // on its Jacobian: with the team's screening columns left out (a planted fault, tried by hand) the
 // abundances move by far more than 1e-12, so the comparison covers them.
 TEST(ImplicitTeam, MatchesTheSerialMethodWithScreening) {
-  const Network network = with_captures(generate_network(generator_preset("default")));
+  const Network network = with_electron_captures(generate_network(generator_preset("default")));
   PhysicsOptions weak, strong;
   weak.screening = ScreeningKind::weak;
   strong.screening = ScreeningKind::chugunov2007;
@@ -264,7 +265,7 @@ std::vector<std::pair<std::string, HeatedCase>> heated_cases() {
     path = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.reaclib";
     list = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.nuclides";
   }
-  const Network helium = with_captures(generate_network(generator_preset("default")));
+  const Network helium = with_electron_captures(generate_network(generator_preset("default")));
   const Network rp = read_reaclib(path, read_nuclide_list(list));
   // He burning to 1e-4 s at T9 1.50..1.64, rho 1e6..3.6e6: T9 rises by 1.0..14% (106..746 steps);
   // p 0.7, he4 0.3 through the rp slice to 1e-3 s at T9 1.00..1.07, rho 1e6..1.9e6: by 3.7..18%.

@@ -57,10 +57,8 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   // The Jacobian is evaluated at the prediction: the team's Jacobian reads the state from .Y.
   ImplicitTeamArrays at_iterate = w;
   at_iterate.Y = iterate;
-  auto Z_times = [&](const double* x) { return team.sum(n, [&](int i) { return net.species_Z[i] * x[i]; }); };
-  auto Z2_times = [&](const double* x) {
-    return team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * x[i]; });
-  };
+  auto Z_times = [&](const double* x) { return implicit_team::z_sum(team, net, x); };
+  auto Z2_times = [&](const double* x) { return implicit_team::z2_sum(team, net, x); };
   const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
@@ -100,16 +98,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   };
   // x += the low-rank part of M^-1 (bdf::low_rank_correct with the team's Z.x sums).
   auto low_rank = [&](double* x) {
-    if (low.ye_rank && !low.z2_rank) {
-      const double factor = Z_times(x) / low.ye_denominator;
-      team.for_each(n, [&](int i) { x[i] += factor * w.ye_solution[i]; });
-    } else if (low.z2_rank) {
-      const double z_dot_k = Z_times(x), z2_dot_k = Z2_times(x);
-      const double determinant = low.ye_denominator * low.c22 - low.c12 * low.c21;
-      const double along_w = (low.c22 * z_dot_k - low.c12 * z2_dot_k) / determinant;
-      const double along_x = (low.ye_denominator * z2_dot_k - low.c21 * z_dot_k) / determinant;
-      team.for_each(n, [&](int i) { x[i] += along_w * w.ye_solution[i] + along_x * w.screening_solution[i]; });
-    }
+    implicit_team::low_rank_correct(team, net, low, w.ye_solution, w.screening_solution, x);
   };
 
   while (control.begin_attempt()) {

@@ -222,14 +222,48 @@ ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const dou
   return team.sum(net.reaction_count, [&](int r) { return flux[r] * net.q_value_MeV[r]; });
 }
 
+// sum_i Z_i x_i and sum_i Z_i^2 x_i over the species, the team's sums (the low-rank parts of the
+// Jacobian and the electron fraction).
+template <typename Team>
+ZONEODE_HD inline double z_sum(const Team& team, const StepView& net, const double* x) {
+  return team.sum(net.species_count, [&](int i) { return net.species_Z[i] * x[i]; });
+}
+template <typename Team>
+ZONEODE_HD inline double z2_sum(const Team& team, const StepView& net, const double* x) {
+  return team.sum(net.species_count, [&](int i) { return net.species_Z[i] * net.species_Z[i] * x[i]; });
+}
+
+// x += the low-rank part of M^-1 for the x the sparse solve left there (J = J_sparse + u Z^T
+// [+ v (Z^2)^T], implicit.hpp): Sherman-Morrison for u alone, Woodbury for both, with the team's
+// sums. ye_solution = M_s^-1 u, screening_solution = M_s^-1 v; low: ye_rank, z2_rank and C = I -
+// [Z Z^2]^T [w x]'s entries (ye_denominator = C_11, c12, c21, c22): LowRankParts, or bdf::LowRank.
+// The Rodas3 and bdf team kernels both.
+struct LowRankParts {
+  bool ye_rank = false, z2_rank = false;
+  double ye_denominator = 1.0, c12 = 0.0, c21 = 0.0, c22 = 1.0;
+};
+template <typename Team, typename Parts>
+ZONEODE_HD inline void low_rank_correct(const Team& team, const StepView& net, const Parts& low,
+                                        const double* ye_solution, const double* screening_solution, double* x) {
+  if (low.z2_rank) {
+    const double z_dot_k = z_sum(team, net, x), z2_dot_k = z2_sum(team, net, x);
+    const double determinant = low.ye_denominator * low.c22 - low.c12 * low.c21;
+    const double along_w = (low.c22 * z_dot_k - low.c12 * z2_dot_k) / determinant;
+    const double along_x = (low.ye_denominator * z2_dot_k - low.c21 * z_dot_k) / determinant;
+    team.for_each(net.species_count, [&](int i) { x[i] += along_w * ye_solution[i] + along_x * screening_solution[i]; });
+  } else if (low.ye_rank) {
+    const double correction = z_sum(team, net, x) / low.ye_denominator;
+    team.for_each(net.species_count, [&](int i) { x[i] += correction * ye_solution[i]; });
+  }
+}
+
 // The screening plasma of abundances X at T9 [GK] and rho [g/cm^3] with electron fraction ye:
 // weak screening also needs sum Z^2 X (one more reduction; every thread calls this).
 template <typename Team>
 ZONEODE_HD inline ScreeningPlasma plasma_at(const Team& team, const StepView& net, double T9, double rho,
                                             const double* X, double ye) {
   const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
-  const double z2 =
-      weak ? team.sum(net.species_count, [&](int i) { return net.species_Z[i] * net.species_Z[i] * X[i]; }) : 0.0;
+  const double z2 = weak ? z2_sum(team, net, X) : 0.0;
   return make_screening_plasma(T9, rho, ye, z2);
 }
 
@@ -319,7 +353,7 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   TemperatureBorder b;
   TemperatureScreening screening;
   if (screened) {
-    const double z2 = weak ? team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * Y[i]; }) : 0.0;
+    const double z2 = weak ? z2_sum(team, net, Y) : 0.0;
     screening = temperature_screening(T9, rho, ye, z2);
   }
   team.for_each(net.reaction_count, [&](int r) {
@@ -398,7 +432,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const ImplicitView& imp = network.implicit;
   const int n = net.species_count;
   double* const Y = w.Y;
-  auto Z_times = [&](const double* x) { return team.sum(n, [&](int i) { return net.species_Z[i] * x[i]; }); };
+  auto Z_times = [&](const double* x) { return z_sum(team, net, x); };
   const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
@@ -418,9 +452,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   // screening column (weak screening): Sherman-Morrison for u alone, Woodbury for both.
   const bool ye_rank = imp.jacobian.ye_term_count > 0 || screening;
   const bool z2_rank = PHYSICS && net.screening == static_cast<int>(ScreeningKind::weak);
-  auto Z2_times = [&](const double* x) {
-    return team.sum(n, [&](int i) { return net.species_Z[i] * net.species_Z[i] * x[i]; });
-  };
+  auto Z2_times = [&](const double* x) { return z2_sum(team, net, x); };
   ScreeningPlasma plasma;  // at the latest flux evaluation's state, where screening is on
   const ScreeningPlasma* const screened = screening ? &plasma : nullptr;
   // Fluxes at X (electron fraction ye) and at_T9 [GK] from rate_factor (at at_T9), screened where
@@ -461,20 +493,11 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     ++factorizations;
     // C = I - [Z Z^2]^T [w x], w = M_s^-1 u, x = M_s^-1 v: solved with stage 1 (the rooms of k_4
     // and k_3 as their scratch); C_11 alone for Sherman-Morrison.
-    double ye_denominator = 1.0, c12 = 0.0, c21 = 0.0, c22 = 1.0;
+    LowRankParts low;
+    low.ye_rank = ye_rank;
+    low.z2_rank = z2_rank;
     // x <- M^-1 x for the x the sparse solve left there: the rank-one (two) corrections.
-    auto correct = [&](double* x) {
-      if (z2_rank) {
-        const double z_dot_k = Z_times(x), z2_dot_k = Z2_times(x);
-        const double determinant = ye_denominator * c22 - c12 * c21;
-        const double along_w = (c22 * z_dot_k - c12 * z2_dot_k) / determinant;
-        const double along_x = (ye_denominator * z2_dot_k - c21 * z_dot_k) / determinant;
-        team.for_each(n, [&](int i) { x[i] += along_w * w.ye_solution[i] + along_x * w.screening_solution[i]; });
-      } else if (ye_rank) {
-        const double correction = Z_times(x) / ye_denominator;
-        team.for_each(n, [&](int i) { x[i] += correction * w.ye_solution[i]; });
-      }
-    };
+    auto correct = [&](double* x) { low_rank_correct(team, net, low, w.ye_solution, w.screening_solution, x); };
     // Self-heating: w = M^-1 b (solved with stage 1) and the Schur complement D - c . w.
     double temperature_denominator = 1.0;
 
@@ -532,16 +555,16 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           double* const x[4] = {k, w.ye_solution, w.screening_solution, w.temperature_solution};
           double* const work[4] = {w.solve, w.stages + 3 * n, w.stages + 2 * n, w.stages + n};
           solve<4>(team, sc, columns, w.matrix, b, x, work);
-          ye_denominator = 1.0 - Z_times(w.ye_solution);
-          c12 = -Z_times(w.screening_solution);
-          c21 = -Z2_times(w.ye_solution);
-          c22 = 1.0 - Z2_times(w.screening_solution);
+          low.ye_denominator = 1.0 - Z_times(w.ye_solution);
+          low.c12 = -Z_times(w.screening_solution);
+          low.c21 = -Z2_times(w.ye_solution);
+          low.c22 = 1.0 - Z2_times(w.screening_solution);
         } else if (ye_rank) {
           const double* const b[3] = {w.rhs, w.ye_column, w.temperature_column};
           double* const x[3] = {k, w.ye_solution, w.temperature_solution};
           double* const work[3] = {w.solve, w.stages + 3 * n, w.stages + 2 * n};
           solve<3>(team, sc, columns, w.matrix, b, x, work);
-          ye_denominator = 1.0 - Z_times(w.ye_solution);
+          low.ye_denominator = 1.0 - Z_times(w.ye_solution);
         } else {
           const double* const b[2] = {w.rhs, w.temperature_column};
           double* const x[2] = {k, w.temperature_solution};
@@ -557,16 +580,16 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         double* const x[3] = {k, w.ye_solution, w.screening_solution};
         double* const work[3] = {w.solve, w.stages + 3 * n, w.stages + 2 * n};
         solve<3>(team, sc, columns, w.matrix, b, x, work);
-        ye_denominator = 1.0 - Z_times(w.ye_solution);
-        c12 = -Z_times(w.screening_solution);
-        c21 = -Z2_times(w.ye_solution);
-        c22 = 1.0 - Z2_times(w.screening_solution);
+        low.ye_denominator = 1.0 - Z_times(w.ye_solution);
+        low.c12 = -Z_times(w.screening_solution);
+        low.c21 = -Z2_times(w.ye_solution);
+        low.c22 = 1.0 - Z2_times(w.screening_solution);
       } else if (ye_rank && s == 0) {
         const double* const b[2] = {w.rhs, w.ye_column};
         double* const x[2] = {k, w.ye_solution};
         double* const work[2] = {w.solve, w.stages + (rodas3::stages - 1) * n};
         solve<2>(team, sc, columns, w.matrix, b, x, work);
-        ye_denominator = 1.0 - Z_times(w.ye_solution);
+        low.ye_denominator = 1.0 - Z_times(w.ye_solution);
       } else {
         solve(team, sc, columns, w.matrix, w.rhs, k, w.solve);
       }
