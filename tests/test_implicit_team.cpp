@@ -278,7 +278,9 @@ TEST(ImplicitTeam, SelfHeatingMatchesTheSerialMethodUnderTheGpuRule) {
   for (const auto& [name, c] : heated_cases()) {
     for (StepSchedule kind : {StepSchedule::geometric, StepSchedule::adaptive}) {
       for (int target : {256, 7}) {
-        if (sanitized_build && (kind == StepSchedule::geometric || target != 256)) continue;  // team_testing.hpp
+        // team_testing.hpp; the sanitizer build also leaves out the unscreened default case (150 s
+        // of CI's 40 minutes under ASan): weak screening runs the same code and the Woodbury pair.
+        if (sanitized_build && (kind == StepSchedule::geometric || target != 256 || name == "default")) continue;
         const HeatedComparison r = compare_heated(c, kind, target, target == 256);
         const std::string what = name + (kind == StepSchedule::geometric ? " geometric" : " adaptive") + " target " +
                                  std::to_string(target) + ": " + describe(r);
