@@ -9,6 +9,10 @@ namespace zoneode {
 
 namespace {
 
+// A position, row or species index as the 16 bits of LuRecord and SolveLaneTask (the constructor
+// builds no team schedule where positions exceed lu_record_max_position).
+std::uint16_t to_u16(std::int32_t value) { return static_cast<std::uint16_t>(value); }
+
 // Indices 0..count-1 grouped by key[index] (stable: increasing index within a group) as CSR.
 void group_by(const std::vector<std::int32_t>& key, int groups, std::vector<std::int32_t>& offsets,
               std::vector<std::int32_t>& members) {
@@ -27,7 +31,6 @@ template <typename First, typename Last>
 void rounds(int n, const std::vector<std::vector<std::int32_t>>& depends, bool backward, const std::vector<std::int32_t>& order,
             const std::vector<std::int32_t>& columns, First first, Last last, int wave, std::vector<SolveLaneTask>& tasks,
             std::vector<std::int32_t>& lanes_of) {
-  auto u16 = [](std::int32_t v) { return static_cast<std::uint16_t>(v); };
   std::vector<std::int32_t> level(n, 0);
   int count = 0;
   for (int step = 0; step < n; ++step) {
@@ -49,10 +52,10 @@ void rounds(int n, const std::vector<std::vector<std::int32_t>>& depends, bool b
         const int t = base + lane / lanes, k = lane % lanes;
         if (t < in_level) {
           const int p = rows[offsets[v] + t];
-          SolveLaneTask task{u16(first(p) + k), u16(last(p)), static_cast<std::int16_t>(k == 0 ? p : -1), u16(order[p]), {}};
+          SolveLaneTask task{to_u16(first(p) + k), to_u16(last(p)), static_cast<std::int16_t>(k == 0 ? p : -1), to_u16(order[p]), {}};
           for (int j = 0; j < solve_task_columns; ++j) {
             const int q = first(p) + k + j * lanes;
-            task.column[j] = q < last(p) ? u16(columns[q]) : 0;
+            task.column[j] = q < last(p) ? to_u16(columns[q]) : 0;
           }
           tasks.push_back(task);
         } else {
@@ -159,8 +162,6 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
   };
   std::vector<std::int32_t> pending;  // the previous pivot's L entries, stored in this phase
   int pending_diagonal = 0;
-  // Positions as the records' 16 bits (checked above: every position of the pattern fits).
-  auto position16 = [](std::int32_t q) { return static_cast<std::uint16_t>(q); };
   for (int k = 0; k < n && record_width > 0; ++k) {
     if (column[k].empty()) continue;
     const int first_u = s.diagonal[k] + 1, row_length = s.row_offsets[k + 1] - first_u;
@@ -169,15 +170,15 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
         lu_record_targets, std::max<long long>(1, (pivot_updates + target_tasks - 1) / std::max(target_tasks, 1))));
     for (const std::int32_t q : column[k]) {
       for (int begin = 0; begin < row_length; begin += run) {
-        LuRecord task{position16(q), position16(s.diagonal[k]), position16(first_u + begin),
+        LuRecord task{to_u16(q), to_u16(s.diagonal[k]), to_u16(first_u + begin),
                       static_cast<std::int16_t>(std::min(run, row_length - begin)), {0, 0, 0, 0}};
         for (int j = 0; j < task.count; ++j)
-          task.target[j] = position16(position(row_of[q], s.columns[first_u + begin + j]));
+          task.target[j] = to_u16(position(row_of[q], s.columns[first_u + begin + j]));
         updates += task.count;
         phase.push_back(task);
       }
     }
-    for (const std::int32_t q : pending) phase.push_back({position16(q), position16(pending_diagonal), 0, -1, {0, 0, 0, 0}});
+    for (const std::int32_t q : pending) phase.push_back({to_u16(q), to_u16(pending_diagonal), 0, -1, {0, 0, 0, 0}});
     close_phase();
     pending = column[k];
     pending_diagonal = s.diagonal[k];
@@ -185,7 +186,7 @@ ImplicitSchedule::ImplicitSchedule(const ImplicitStructure& s, int target_tasks,
   if (record_width == 0) {
     phase_slots.clear();
   } else {
-    for (const std::int32_t q : pending) phase.push_back({position16(q), position16(pending_diagonal), 0, -1, {0, 0, 0, 0}});
+    for (const std::int32_t q : pending) phase.push_back({to_u16(q), to_u16(pending_diagonal), 0, -1, {0, 0, 0, 0}});
     close_phase();
   }
   if (record_width > 0 && updates != static_cast<std::int64_t>(s.update_target.size()))
