@@ -80,5 +80,29 @@ check "the refusal names the zone, its T9 and the floor" grep -q "cold.yaml: zon
 deck "$work/warm.yaml" 0.01 1e7 "{self_heating: true}"
 check "above the floor it runs" run 0 "$work/warm.txt" "$work/warm.yaml" --quiet
 
+# The explicit methods' energy from the abundance floor (issue 40): pure o18 at T9 1, rho 1e12 (the
+# default network) has no proton or alpha to burn, but the floor puts 1e-30 mol/g of each back after
+# every step while their reactions count in full. The summary says so, with the rate, which is the
+# bulk of the zone's own (15.5 erg/(g s)); not with the implicit method or on the quick deck.
+cat >"$work/o18.yaml" <<YAML
+network: {source: generator, preset: default}
+zones: {count: 2, temperature: {profile: constant, value: 1.0}, density: {profile: constant, value: 1.0e12}, composition: {o18: 1.0}}
+integrator: {method: asymptotic, schedule: geometric, start_time: 1.0e-10, end_time: 1.0, dt_fraction: 0.01}
+YAML
+check "o18 at rho 1e12 runs" run 0 "$work/o18.txt" "$work/o18.yaml" --quiet --set run.summary="$work/o18.json"
+check "summary: energy from the abundance floor" bash -c "sed -n '/== zoneode summary ==/,\$p' '$work/o18.txt' | grep -q 'warning .*energy from the abundance floor: in 2 zone(s) .*abundance_floor (1e-30 mol/g) release up to [0-9.e+]* erg/(g s)'"
+check "JSON: floor_release, most of the zone's rate" /usr/bin/env python3 -c "
+import json, sys
+s = json.load(open('$work/o18.json'))
+f = s['floor_release']
+sys.exit(0 if f['zones'] == 2 and f['abundance_floor'] == 1e-30 and 0.5 < f['largest_share'] <= 1.0
+         and 0.5 * s['max_energy_generation_rate'] < f['largest_erg_per_g_s'] <= s['max_energy_generation_rate'] else 1)"
+check "qss2 says it too" run 0 "$work/o18q.txt" "$work/o18.yaml" --quiet --set integrator.method=qss2
+check "qss2: energy from the abundance floor" grep -q 'energy from the abundance floor: in 2 zone' "$work/o18q.txt"
+check "the implicit method: o18 runs" run 0 "$work/o18i.txt" "$work/o18.yaml" --quiet --set integrator.method=implicit --set run.summary="$work/o18i.json"
+check "the implicit method: nothing said" bash -c "! grep -q 'abundance floor' '$work/o18i.txt' && ! grep -q floor_release '$work/o18i.json'"
+check "quick deck runs" run 0 "$work/quick.txt" "$source_dir/inputs/quick.yaml" --quiet --set zones.count=32
+check "quick deck: nothing said" bash -c "! grep -q 'abundance floor' '$work/quick.txt'"
+
 echo "physics caveats: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -221,7 +221,7 @@ void print_summary(const RunSummary& s, std::ostream& out) {
   }
   out << "  result hash      " << s.result_hash << "\n";
   out << partition_untabulated_warning(s) << partition_held_warning(s) << weak_screening_warning(s)
-      << fit_range_warning(s) << partition_beyond_table_warning(s);
+      << fit_range_warning(s) << partition_beyond_table_warning(s) << floor_release_warning(s);
   if (s.stopped_after_outer_step >= 0) {
     out << "  stopped early    after outer step " << s.stopped_after_outer_step << " by a signal; checkpoint "
         << (s.checkpoint.empty() ? std::string("none (no output.prefix)") : s.checkpoint) << "\n";
@@ -249,6 +249,21 @@ std::string partition_beyond_table_warning(const RunSummary& s) {
                 static_cast<long long>(s.partition_zones_beyond_table), s.partition_table_last_T9, s.partition_hottest_T9);
   return "  warning          partition functions beyond their table: " + std::string(line) + ", the last T9 of " +
          s.partition_table + "; every G held at its value there (extend the table to the burn's T9)\n";
+}
+
+std::string floor_release_warning(const RunSummary& s) {
+  if (s.floor_release_zones == 0) return "";
+  char line[640];
+  std::snprintf(line, sizeof line,
+                "  warning          energy from the abundance floor: in %lld zone(s) reactions consuming species held "
+                "at integrator.abundance_floor (%.3g mol/g) release up to %.3g erg/(g s), up to %.3g times the zone's "
+                "energy rate; the explicit update puts such a species back at the floor after every step while its "
+                "reactions count in full, so their energy and products come from nothing (inputs/README.md, "
+                "\"The abundance floor\"): lower integrator.abundance_floor (e.g. 1e-40) or use integrator.method: "
+                "implicit\n",
+                static_cast<long long>(s.floor_release_zones), s.abundance_floor, s.floor_release_largest,
+                s.floor_release_largest_share);
+  return line;
 }
 
 std::string fit_range_warning(const RunSummary& s) {
@@ -364,6 +379,10 @@ std::string summary_json(const RunSummary& s) {
     out << "  \"partition_beyond_table\": {\"zones\": " << s.partition_zones_beyond_table
         << ", \"table_last_T9\": " << json_number(s.partition_table_last_T9)
         << ", \"hottest_T9\": " << json_number(s.partition_hottest_T9) << "},\n";
+  if (s.floor_release_zones > 0)  // present only then
+    out << "  \"floor_release\": {\"zones\": " << s.floor_release_zones << ", \"abundance_floor\": "
+        << format_number_17g(s.abundance_floor) << ", \"largest_erg_per_g_s\": " << format_number_17g(s.floor_release_largest)
+        << ", \"largest_share\": " << format_number_17g(s.floor_release_largest_share) << "},\n";
   if (s.fit_range_zones_above > 0) {  // present only above T9 10: other runs' summaries keep their keys
     out << "  \"rates_beyond_fit\": {\"zones_above_T9_10\": " << s.fit_range_zones_above
         << ", \"max_T9\": " << format_number_17g(s.fit_range_max_T9) << ", \"rate_sets\": " << s.fit_range_sets_total

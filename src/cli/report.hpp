@@ -103,6 +103,14 @@ struct RunSummary {
   std::int64_t fit_range_sets_rising = 0;
   std::int64_t fit_range_sets_falling = 0;
   std::vector<std::string> fit_range_sets;
+  // The explicit methods (asymptotic, qss2): zones whose end state has reactions consuming a species
+  // held at integrator.abundance_floor that release more than floor_release_share of the zone's own
+  // energy rate (integrators/floor_release.hpp): the most at one outer step, the largest such rate
+  // [erg/(g s)] and the largest ratio to its zone's rate.
+  double abundance_floor = 0;                // [mol/g]
+  std::int64_t floor_release_zones = 0;
+  double floor_release_largest = 0;
+  double floor_release_largest_share = 0;
   bool self_checked = false;           // validation.sample_zones > 0
   SelfCheckResult self_check;          // after the last outer step run
 
@@ -123,5 +131,8 @@ std::string fit_range_warning(const RunSummary& summary);
 // Zones above a partition table's last T9 (G held there), or "".
 std::string partition_beyond_table_warning(const RunSummary& summary);
 std::string weak_screening_warning(const RunSummary& summary);
+// Zones whose energy rate counts reactions on species held at the abundance floor, or "".
+std::string floor_release_warning(const RunSummary& summary);
+inline constexpr double floor_release_share = 1e-3;  // of a zone's energy rate, above which it is said
 
 }  // namespace zoneode

@@ -10,6 +10,7 @@
 #include "cli/run_steps.hpp"
 #include "cli/signals.hpp"
 #include "decomposition/rebalance.hpp"
+#include "integrators/floor_release.hpp"
 #include "network/fit_range.hpp"
 #include "physics/screening.hpp"
 
@@ -167,6 +168,37 @@ void check_fit_range(Run& run) {
   for (std::size_t k = 0; k < sets.size() && k < 6; ++k) summary.fit_range_sets.push_back(sets[k].describe(run.network));
 }
 
+// The explicit methods' energy from species held at the abundance floor (integrators/floor_release.hpp),
+// at each zone's state after the step, at the T9 and rho it was integrated at (self-heated: its final
+// T9). Zones that failed are left out (they are reported as failed).
+void check_floor_release(Run& run) {
+  const IntegratorSettings& settings = run.deck.integrator;
+  if (settings.method != IntegrationMethod::asymptotic && settings.method != IntegrationMethod::qss2) return;
+  const ZoneBatch& batch = run.batch;
+  const RateView rates = run.compact->rate_view();
+  const StepView net = run.compact->step_view();
+  const double to_erg = constants::avogadro * constants::mev_to_erg;
+  std::int64_t zones = 0;
+  double largest = 0.0, largest_share = 0.0;
+  for (std::int64_t zone = 0; zone < batch.count; ++zone) {
+    const ZoneResult& result = batch.results[zone];
+    if (result.status != zone_ok) continue;
+    const double rate = std::fabs(to_erg * floor_sustained_release_rate(rates, net, batch.temperature[zone],
+                                                                       batch.density[zone], batch.zone_abundances(zone),
+                                                                       settings.abundance_floor));
+    const double own = std::fabs(result.energy_generation_rate);
+    if (!(rate > floor_release_share * own)) continue;
+    ++zones;
+    largest = std::fmax(largest, rate);
+    if (own > 0.0) largest_share = std::fmax(largest_share, rate / own);  // a zone without a rate of its own: counted only
+  }
+  RunSummary& summary = run.summary;
+  summary.abundance_floor = settings.abundance_floor;
+  summary.floor_release_zones = std::max(summary.floor_release_zones, run.mpi.sum(zones));
+  summary.floor_release_largest = std::fmax(summary.floor_release_largest, run.mpi.max(largest));
+  summary.floor_release_largest_share = std::fmax(summary.floor_release_largest_share, run.mpi.max(largest_share));
+}
+
 void integrate_outer_step(Run& run) {
   const MpiContext& mpi = run.mpi;
   ZoneBatch& batch = run.batch;
@@ -181,6 +213,7 @@ void integrate_outer_step(Run& run) {
     transfer_seconds = seconds.transfer;
   });
   report_overlapped_write(run);
+  check_floor_release(run);  // at the T9 and rho the step integrated at, before the history moves them
   // The figure of merit: integration only, the slowest rank's time.
   summary.integrate_seconds += mpi.max(integrate_seconds);
   run.rank_totals.integrate_seconds += integrate_seconds;
