@@ -46,7 +46,67 @@ double direct_lambda(const RateView& rates, int r, double T9) {
   return lambda;
 }
 
+// The same loop for each instruction set; flatten: rate_table_lambdas and table_exp inlined into
+// each, so the AVX2 copy is vectorised with AVX2.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ZONEODE_RATE_TABLE_AVX2 1
+__attribute__((target("avx2"), flatten)) void lambdas_avx2(const RateTableView& table, int j, double t, double* out) {
+  rate_table_lambdas(table, j, t, out);
+}
+__attribute__((target("avx2"), flatten)) void factors_avx2(const RateTableView& table, int j, double t,
+                                                           const double (&rho_power)[5], const std::uint8_t* power,
+                                                           const double* identical, double* out) {
+  rate_table_factors(table, j, t, rho_power, power, identical, out);
+}
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((flatten))
+#endif
+void lambdas_baseline(const RateTableView& table, int j, double t, double* out) {
+  rate_table_lambdas(table, j, t, out);
+}
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((flatten))
+#endif
+void factors_baseline(const RateTableView& table, int j, double t, const double (&rho_power)[5],
+                      const std::uint8_t* power, const double* identical, double* out) {
+  // SSE2 has no 64-bit compare for rate_table_factors' masks: the table's loop vectorised alone, then
+  // the factors (the same products in the same order).
+  rate_table_lambdas(table, j, t, out);
+  for (int r = 0; r < table.reaction_count; ++r) out[r] = rho_power[power[r]] * out[r] * identical[r];
+}
+
 }  // namespace
+
+bool rate_table_avx2_available() {
+#ifdef ZONEODE_RATE_TABLE_AVX2
+  static const bool available = __builtin_cpu_supports("avx2");
+  return available;
+#else
+  return false;
+#endif
+}
+
+void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double* out, RateTableIsa isa) {
+#ifdef ZONEODE_RATE_TABLE_AVX2
+  if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
+    lambdas_avx2(table, j, t, out);
+    return;
+  }
+#endif
+  lambdas_baseline(table, j, t, out);
+}
+
+void rate_table_factors_wide(const RateTableView& table, int j, double t, const double (&rho_power)[5],
+                             const std::uint8_t* density_power, const double* identical, double* out, RateTableIsa isa) {
+#ifdef ZONEODE_RATE_TABLE_AVX2
+  if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
+    factors_avx2(table, j, t, rho_power, density_power, identical, out);
+    return;
+  }
+#endif
+  factors_baseline(table, j, t, rho_power, density_power, identical, out);
+}
 
 RateTable::RateTable(const RateView& rates, double T9_min, double step, double tolerance) {
   const int R = rates.reaction_count;
@@ -106,25 +166,17 @@ RateTable::RateTable(const RateView& rates, double T9_min, double step, double t
       if (good[static_cast<std::size_t>(j) * R + r]) worst[r] = std::max(worst[r], interval_worst[r]);
     }
   }
-  // Each reaction: its longest run of good intervals.
-  for (int r = 0; r < R; ++r) {
-    int best_first = 0, best_end = 0, run_first = 0;
-    for (int j = 0; j <= intervals; ++j) {
-      if (j < intervals && good[static_cast<std::size_t>(j) * R + r]) continue;
-      if (j - run_first > best_end - best_first) best_first = run_first, best_end = j;
-      run_first = j + 1;
-    }
-    if (best_first != 0 || best_end != intervals) {
-      partial_.push_back(r);
-      partial_first_.push_back(best_first);
-      partial_end_.push_back(best_end);
-    }
+  // Each interval: the reactions that failed there, read directly (a reaction may pass on both sides
+  // of a failed interval, e.g. where two of its sets cross).
+  direct_offsets_.assign(1, 0);
+  for (int j = 0; j < intervals; ++j) {
+    for (int r = 0; r < R; ++r)
+      if (!good[static_cast<std::size_t>(j) * R + r]) direct_.push_back(r);
+    direct_offsets_.push_back(static_cast<std::int32_t>(direct_.size()));
   }
   for (int r = 0; r < R; ++r) build_error_ = std::max(build_error_, worst[r]);  // over every good interval
-  view_.partial = partial_.data();
-  view_.partial_first = partial_first_.data();
-  view_.partial_end = partial_end_.data();
-  view_.partial_count = static_cast<int>(partial_.size());
+  view_.direct_offsets = direct_offsets_.data();
+  view_.direct = direct_.data();
 }
 
 }  // namespace zoneode

@@ -13,10 +13,12 @@
 // one core of the 2-core test machine; 0.5 MiB for s16, 9 MiB for rp-z24 (887 reactions)).
 // Checked at build: each reaction's tabulated lambda against the direct sum at 7 points of every
 // interval; an interval where it is off by more than build_tolerance (relative), or where ln lambda
-// leaves [-690, 690] (underflow at low T9), is not read: each reaction is tabulated on its longest
-// run of good intervals and evaluated directly outside it (RateTableView::partial); so is every
-// reaction at a T9 below the table. Measured: within 1e-11 over T9 0.01-30; rp-z24 reads <= 3.2% of
-// its reactions directly at T9 0.5-10, s16 none. Above T9 10 the fits are held at T9 10
+// leaves [-690, 690] (underflow at low T9), is not read: the reaction is evaluated directly in that
+// interval (RateTableView::direct, a list per interval; until 2026-12-07 a reaction was read only on
+// its longest run of good intervals, so a failure in the middle sent it to the fits on one whole
+// side); so is every reaction at a T9 below the table. Measured: within 1e-11 over T9 0.01-30; rp-z24
+// reads <= 3.2% of its reactions directly at T9 0.5-10 (the longest runs) and <= 1.8% (per interval),
+// s16 none. Above T9 10 the fits are held at T9 10
 // (rates.hpp), the table's last node.
 // Partition functions are not tabulated (their log10 G is piecewise linear in T9: kinks a smooth
 // interpolant would miss); the factor is applied as in the direct path.
@@ -46,13 +48,10 @@ struct RateTableView {
   double T9_min = 0.0;     // [GK] node 0
   // Node j, reaction r: nodes[(3 j + c) R + r], c = 0: G, 1: h G', 2: h^2 G'' (scaled to t = (u - u_j) / h).
   const double* nodes = nullptr;
-  // Reactions tabulated only on part of the range (lambda underflows below it, or the check failed
-  // outside it), with the intervals [first, end) they are read from: evaluated directly elsewhere.
-  // A reaction with first == end is always evaluated directly.
-  const std::int32_t* partial = nullptr;
-  const std::int32_t* partial_first = nullptr;
-  const std::int32_t* partial_end = nullptr;
-  int partial_count = 0;
+  // The reactions evaluated directly in interval j (lambda underflows there, or the check failed
+  // there): direct[direct_offsets[j] .. direct_offsets[j + 1]).
+  const std::int32_t* direct_offsets = nullptr;  // intervals + 1
+  const std::int32_t* direct = nullptr;
 };
 
 class RateTable {
@@ -64,16 +63,13 @@ class RateTable {
   explicit RateTable(const RateView& rates, double T9_min = default_T9_min, double step = default_step,
                      double tolerance = build_tolerance);
   const RateTableView& view() const { return view_; }
-  // The largest relative error of the tabulated lambdas found at build, and the reactions
-  // tabulated on part of the range only (or none of it), with their intervals.
+  // The largest relative error of the tabulated lambdas found at build.
   double build_error() const { return build_error_; }
-  const std::vector<std::int32_t>& partial_reactions() const { return partial_; }
-  int intervals_of(int partial_index) const { return partial_end_[partial_index] - partial_first_[partial_index]; }
   std::int64_t bytes() const { return static_cast<std::int64_t>(nodes_.size() * sizeof(double)); }
 
  private:
   std::vector<double> nodes_;
-  std::vector<std::int32_t> partial_, partial_first_, partial_end_;
+  std::vector<std::int32_t> direct_offsets_, direct_;
   double build_error_ = 0.0;
   RateTableView view_;
 };
@@ -163,6 +159,51 @@ inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out 
     out[r] = table_exp(G);
   }
 }
+
+// Every tabulated reaction's rate factor without partition functions, rho^power_r lambda_r
+// identical_r, multiplied in reaction_rate_factor_fitted's order; rho_power[p] = rho^p by repeated
+// multiplication (reaction_density_factor's), powers 0-4 (max_reactants_per_reaction reactants
+// with an electron capture's rho). One pass for the table and the factors; the power chosen by bit
+// masks, which GCC vectorises with AVX2 (a table lookup or a chain of selects it does not).
+inline void rate_table_factors(const RateTableView& table, int j, double t, const double (&rho_power)[5],
+                               const std::uint8_t* density_power, const double* identical, double* out) {
+  const int R = table.reaction_count;
+  const HermiteWeights w = hermite_weights(t);
+  const double* __restrict g0 = table.nodes + static_cast<std::int64_t>(3 * j) * R;
+  const double* __restrict m0 = g0 + R;
+  const double* __restrict c0 = m0 + R;
+  const double* __restrict g1 = c0 + R;
+  const double* __restrict m1 = g1 + R;
+  const double* __restrict c1 = m1 + R;
+  std::uint64_t power_bits[5];
+  std::memcpy(power_bits, rho_power, sizeof power_bits);
+  for (int r = 0; r < R; ++r) {
+    const double G = g0[r] + ((w.w5 * (g1[r] - g0[r]) + w.w1 * m0[r] + w.w4 * m1[r]) + (w.w2 * c0[r] + w.w3 * c1[r]));
+    const std::uint64_t p = density_power[r];
+    std::uint64_t bits = power_bits[0];
+    for (std::uint64_t k = 1; k < 5; ++k) {
+      const std::uint64_t mask = 0 - static_cast<std::uint64_t>(p >= k);
+      bits = (bits & ~mask) | (power_bits[k] & mask);
+    }
+    double density;
+    std::memcpy(&density, &bits, sizeof density);
+    out[r] = density * table_exp(G) * identical[r];
+  }
+}
+
+// rate_table_lambdas into a double array, the loop compiled twice on x86-64 with GCC or Clang:
+// for the baseline (SSE2, two reactions an instruction) and for AVX2 (four), chosen once by the
+// CPU it runs on. The two do the same IEEE additions and multiplications in the same order on every
+// lane (no contraction, no FMA), so they give the same bits (`RateTable.Avx2AndBaselineGiveTheSameBits`);
+// a self-heated CPU step spends most of its extra time here (validation/README.md). `isa`: tests.
+enum class RateTableIsa { automatic, baseline, avx2 };
+bool rate_table_avx2_available();
+void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double* out,
+                             RateTableIsa isa = RateTableIsa::automatic);
+// rate_table_factors, compiled and chosen the same way.
+void rate_table_factors_wide(const RateTableView& table, int j, double t, const double (&rho_power)[5],
+                             const std::uint8_t* density_power, const double* identical, double* out,
+                             RateTableIsa isa = RateTableIsa::automatic);
 
 // d ln lambda_r / d ln T9 of reaction r at interval j, slope weights w (hermite_weight_slopes(t)).
 inline double rate_table_log_slope(const RateTableView& table, int j, const HermiteWeights& w, int r) {

@@ -25,6 +25,8 @@
 // The tabulated fits (self-heating on the CPU) exist in host code only.
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
 #define ZONEODE_RATE_TABLE_ON_HOST 1
+#include <type_traits>
+
 #include "network/rate_table.hpp"
 #else
 #define ZONEODE_RATE_TABLE_ON_HOST 0
@@ -85,23 +87,28 @@ inline bool tabulated_rate_factors(const RateView& net, double T9, double rho, A
   int j = 0;
   double t = 0.0;
   if (!rate_table_position(table, reaclib_fit_T9(T9), j, t)) return false;
-  rate_table_lambdas(table, j, t, rate_factor);
   double rho_power[5] = {1.0, rho, 0.0, 0.0, 0.0};  // as reaction_density_factor multiplies
   for (int k = 2; k < 5; ++k) rho_power[k] = rho_power[k - 1] * rho;
-  const bool partition = net.pf_offsets != nullptr;
-  for (int r = 0; r < net.reaction_count; ++r) {
-    const int power = net.density_power[r];
-    const double density_factor = power < 5 ? rho_power[power] : reaction_density_factor(net, r, rho);
-    double factor = density_factor * rate_factor[r] * net.identical_factor[r];
-    if (partition && net.pf_offsets[r] != net.pf_offsets[r + 1]) {
-      factor *= partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
-                                         net.pf_offsets[r], net.pf_offsets[r + 1], T9);
+  static_assert(max_reactants_per_reaction <= 4, "rate_table_factors takes powers of rho 0-4");
+  if constexpr (std::is_same_v<Array, double*>) {  // the vector loop (rate_table.hpp): powers 0-4
+    rate_table_factors_wide(table, j, t, rho_power, net.density_power, net.identical_factor, rate_factor);
+  } else {
+    rate_table_lambdas(table, j, t, rate_factor);
+    for (int r = 0; r < net.reaction_count; ++r) {
+      const int power = net.density_power[r];
+      const double density_factor = power < 5 ? rho_power[power] : reaction_density_factor(net, r, rho);
+      rate_factor[r] = density_factor * rate_factor[r] * net.identical_factor[r];
     }
-    rate_factor[r] = factor;
   }
-  for (int k = 0; k < table.partial_count; ++k) {
-    if (j >= table.partial_first[k] && j < table.partial_end[k]) continue;
-    const int r = table.partial[k];
+  if (net.pf_offsets != nullptr) {
+    for (int r = 0; r < net.reaction_count; ++r) {
+      if (net.pf_offsets[r] == net.pf_offsets[r + 1]) continue;
+      rate_factor[r] *= partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
+                                                 net.pf_offsets[r], net.pf_offsets[r + 1], T9);
+    }
+  }
+  for (int k = table.direct_offsets[j]; k < table.direct_offsets[j + 1]; ++k) {
+    const int r = table.direct[k];
     rate_factor[r] = reaction_rate_factor(net, r, T9, rho);
   }
   return true;

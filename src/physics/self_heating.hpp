@@ -284,9 +284,8 @@ inline bool tabulated_rate_factor_slopes(const RateView& net, double T9, double 
     }
     out[r] = d;
   }
-  for (int k = 0; k < table.partial_count; ++k) {
-    if (j >= table.partial_first[k] && j < table.partial_end[k]) continue;
-    const int r = table.partial[k];
+  for (int k = table.direct_offsets[j]; k < table.direct_offsets[j + 1]; ++k) {
+    const int r = table.direct[k];
     out[r] = reaction_rate_factor_dT9(net, r, T9, rho);
   }
   return true;
