@@ -8,10 +8,8 @@
 
 #include "common/errors.hpp"
 #include "common/numbers.hpp"
+#include "physics/partition_table.hpp"
 
-#ifndef ZONEODE_DATA_DIR
-#error "ZONEODE_DATA_DIR must name inputs/data (CMake sets it)"
-#endif
 
 namespace zoneode {
 
@@ -36,7 +34,9 @@ const double* MassTable::find(int Z, int A) const {
   return it == excess_MeV.end() ? nullptr : &it->second;
 }
 
-std::string default_mass_table_path() { return std::string(ZONEODE_DATA_DIR) + "/masses/nubase2020_masses.txt"; }
+// Found as the partition table is ($ZONEODE_DATA_DIR, beside the program, the source tree, the
+// install prefix): an installed zoneode read it from the source tree only (issue 40's class).
+std::string default_mass_table_path() { return shipped_data_file("/masses/nubase2020_masses.txt"); }
 
 MassTable read_mass_table(const std::string& path) {
   std::ifstream in(path);

@@ -105,10 +105,13 @@ PartitionTable read_partition_table(const std::string& path) {
 std::string shipped_partition_table_name() { return "/partition_functions/rt2000_frdm_rpz24.txt"; }
 
 std::string find_shipped_data_folder(const std::string& beside) {
+  return find_shipped_data_folder(beside, shipped_partition_table_name());
+}
+
+std::string find_shipped_data_folder(const std::string& beside, const std::string& name) {
   // The order: $ZONEODE_DATA_DIR; the data folder as installed beside the running program or library
   // (bin/ or lib/ -> share/zoneode/data: an installed or Spack-built zoneode, moved prefixes included);
   // the source tree (a build tree's binaries); the configured install prefix.
-  const std::string name = shipped_partition_table_name();
   std::vector<std::string> folders;
   if (const char* from_environment = std::getenv("ZONEODE_DATA_DIR"); from_environment && *from_environment)
     folders.emplace_back(from_environment);
@@ -124,14 +127,16 @@ std::string find_shipped_data_folder(const std::string& beside) {
   return "";
 }
 
-std::string default_partition_table_path() {
+std::string shipped_data_file(const std::string& name) {
   // None found: the source tree's path, which the reader then names as missing (issue 40: an
-  // installed zoneode read the table from the source tree only).
+  // installed zoneode read the partition table, and the mass table, from the source tree only).
   std::error_code error;
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
-  const std::string folder =
-      find_shipped_data_folder(error ? std::string() : (program.parent_path() / ZONEODE_PROGRAM_TO_DATA_DIR).string());
-  return (folder.empty() ? std::string(ZONEODE_DATA_DIR) : folder) + shipped_partition_table_name();
+  const std::string folder = find_shipped_data_folder(
+      error ? std::string() : (program.parent_path() / ZONEODE_PROGRAM_TO_DATA_DIR).string(), name);
+  return (folder.empty() ? std::string(ZONEODE_DATA_DIR) : folder) + name;
 }
+
+std::string default_partition_table_path() { return shipped_data_file(shipped_partition_table_name()); }
 
 }  // namespace zoneode

@@ -33,5 +33,10 @@ std::string shipped_partition_table_name();
 // the configured install prefix. The program (default_partition_table_path) and the library
 // (zoneode_data_dir) search alike.
 std::string find_shipped_data_folder(const std::string& beside);
+// The same for another shipped file, `name` below the data folder ("/masses/...").
+std::string find_shipped_data_folder(const std::string& beside, const std::string& name);
+// A shipped data file's path: `name` ("/masses/nubase2020_masses.txt") below the first data folder
+// that holds it, searched as above with the folder beside the running program.
+std::string shipped_data_file(const std::string& name);
 
 }  // namespace zoneode

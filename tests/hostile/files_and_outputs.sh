@@ -270,6 +270,22 @@ check "restart with partition functions off: named" refused i40_unclear_restart_
   "$deck" "${small[@]}" --set steps.count=2 --set output.prefix="$work/pf/r" --restart pf/o_step000001.h5
 check "restart with the table as it was runs" runs i31_ok_restart_table "$deck" "${small[@]}" "${pf[@]}" --set steps.count=2 \
   --set output.prefix="$work/pf/ok" --restart pf/o_step000001.h5
+# Issue 40's class (shipped data found where the program is installed, not only in the source
+# tree): the mass table of q_values: masses is searched as the partition table is, $ZONEODE_DATA_DIR
+# first. A planted data folder whose mass table is malformed is read and named (before 2026-12-07
+# the source tree's table was read whatever the folders, so an installed zoneode needed the source).
+mkdir -p planted_data/masses
+printf '8 16 -4737.0014 0\n8 17 not-a-number 0\n' >planted_data/masses/nubase2020_masses.txt
+cat >masses.yaml <<YAML
+network: {source: reaclib, file: $source_dir/inputs/networks/rp-z24.reaclib, nuclides_file: $source_dir/inputs/networks/rp-z24.nuclides}
+zones: {count: 1, temperature: {profile: constant, value: 1}, density: {profile: constant, value: 1e7}, composition: {p: 0.7, he4: 0.3}}
+integrator: {method: asymptotic, schedule: geometric, start_time: 1.0e-12, end_time: 1.0e-11, dt_fraction: 0.1}
+YAML
+export ZONEODE_DATA_DIR="$work/planted_data"
+check "the mass table read from \$ZONEODE_DATA_DIR" refused i40_masses_data_dir "planted_data/masses/nubase2020_masses\.txt:2" \
+  masses.yaml --quiet
+unset ZONEODE_DATA_DIR
+check "  ... and the shipped one without it" runs i40_masses_shipped masses.yaml --quiet
 printf 'T9 1 2\nzz999 1.5 2.5\n' >foreign_table.txt
 check "a table naming none of the species" refused i31_agree_table_foreign \
   "physics\.partition_table '.*foreign_table\.txt' names none of the network's 16 species: none of its rows applies to this network: expected a table with rows for the network's nuclides" \
