@@ -4,8 +4,8 @@
 #      rising by percents; to 0.05 s the burns run away and the method's own rounding sensitivity
 #      passes the rule's bound), self-heated, and self-heated with weak screening (T's column solved
 #      with the Woodbury pair), physics.eos exact (the CPU setting that evaluates the fits and the
-#      gas as a device does); each team kernel (HEAT_KERNELS, default lds wave; final gives heated runs to baseline until this
-#      script has passed on a GPU: gpu_backend.hip) against the CPU
+#      gas as a device does); each team kernel (HEAT_KERNELS, default lds wave; final takes lds for heated runs since this
+#      script ran on an H100, 2026-12-07: gpu_backend.hip) against the CPU
 #      backend under the implicit GPU rule: the same accepted steps on at least 7 of 8 zones
 #      (the state files have no rejected steps; tests/test_implicit_team.cpp compares those too) and
 #      every zone within 1e-3 x rtol on the abundances above atol and on T9 (relative);

@@ -41,6 +41,9 @@ const VariantOps wave_ops{plan_implicit_wave, launch_implicit_team, prepare_impl
 // preparation also builds the generated kernel (or notes why not), which is one of the candidates.
 const VariantOps final_ops{plan_final, launch_final, prepare_implicit_generated_quietly};
 const VariantOps generated_ops{plan_implicit_generated, launch_implicit_generated, prepare_implicit_generated};
+// final with self-heating: the static choice only (generated, a calibration candidate, has not run
+// T's extra solve), so nothing is compiled at run time for it.
+const VariantOps static_final_ops{plan_final, launch_final, prepare_implicit};
 
 // The structure's arrays on the device, viewed as on the host (counts and layout by value).
 ImplicitView upload_structure(const ImplicitStructure& s, DeviceUploads& up) {
@@ -110,6 +113,8 @@ std::vector<ImplicitCandidate> implicit_final_candidates(const LaunchContext& co
   if (implicit_generated_ready()) candidates.push_back({"generated", &generated_ops});
   return candidates;
 }
+
+const VariantOps* implicit_static_final() { return &static_final_ops; }
 
 std::string implicit_variant_names() {
   return "baseline (one zone per thread), lds (one zone per workgroup), wave (one zone per wave), final (the automatic "

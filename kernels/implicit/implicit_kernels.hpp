@@ -13,6 +13,9 @@ namespace zoneode::gpu {
 
 // The kernel `run.kernel` selects for the implicit method, or null where the method has none.
 const VariantOps* implicit_variant(KernelVariant variant);
+// final's static choice (lds where the team's LU values and vectors fit in LDS, else baseline),
+// without the generated kernel's preparation: self-heated runs.
+const VariantOps* implicit_static_final();
 // The names the implicit method has, with what each is, for the refusal of the others.
 std::string implicit_variant_names();
 

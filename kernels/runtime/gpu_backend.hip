@@ -228,17 +228,19 @@ class GpuBackend final : public Backend {
     // asymptotic.hpp). The implicit method's kernels carry it: baseline runs the serial
     // integrate_zone, the team kernels (lds, wave) their heated instantiation (implicit_team.hpp:
     // the same border, solves and stage T9s; tests/test_implicit_team.cpp against the serial method
-    // in the CPU emulation; on an H100 by scripts/gpu-heat-team.sh, within the implicit rule). Its
-    // time against baseline's is not measured yet (the heated team kernels spill), so final, the
-    // default, keeps baseline for heated runs, and lds or wave run it when asked for by name. generated (the
-    // serial method over generated linear algebra) has not been run with T's extra solve: baseline
-    // too. The explicit methods' team kernels (zone_team*.hpp) do not carry T9, so those methods
-    // refuse self-heating on the GPU.
-    if (self_heating_ && settings.method == IntegrationMethod::implicit &&
-        (kernel_ == KernelVariant::generated || kernel_ == KernelVariant::final)) {
+    // in the CPU emulation; on an H100 by scripts/gpu-heat-team.sh, within the implicit rule).
+    // Measured there (2026-12-07, rpz24-short to 1e-3 s, 2,048 zones): heated lds 12,779 ns per
+    // zone-step, heated baseline over 16,700 (not done in 100 s), so final takes its static choice
+    // for heated runs too (lds where the team's arrays fit in LDS, else baseline), without the
+    // calibration. generated (the serial method over generated linear algebra) has not been run
+    // with T's extra solve: baseline. The explicit methods' team kernels (zone_team*.hpp) do not
+    // carry T9, so those methods refuse self-heating on the GPU.
+    if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::generated) {
       ops_ = gpu::implicit_variant(KernelVariant::baseline);
       kernel_ = KernelVariant::baseline;
     }
+    if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final)
+      ops_ = gpu::implicit_static_final();
     if (self_heating_ && settings.method != IntegrationMethod::implicit)
       throw std::invalid_argument(std::string("physics.self_heating: integrator.method ") +
                                   std::string(integration_method_name(settings.method)) +
