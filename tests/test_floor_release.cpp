@@ -16,7 +16,7 @@ namespace zoneode {
 namespace {
 
 // Every reaction's flux at Y (screened as the network says), and sum Q flux over those with a
-// reactant at or below the floor: the reactions scanned one by one, not through the species' lists.
+// reactant at most twice the floor: the reactions scanned one by one, not through the species' lists.
 double brute_force(const CompactNetwork& compact, double T9, double rho, const std::vector<double>& Y, double floor) {
   const RateView rates = compact.rate_view();
   const StepView net = compact.step_view();
@@ -26,7 +26,7 @@ double brute_force(const CompactNetwork& compact, double T9, double rho, const s
   for (int r = 0; r < net.reaction_count; ++r) {
     bool floored = false;
     for (int k = 0; k < net.reactant_count[r]; ++k)
-      floored = floored || Y[net.reactant_species[max_reactants_per_reaction * r + k]] <= floor;
+      floored = floored || Y[net.reactant_species[max_reactants_per_reaction * r + k]] <= 2.0 * floor;
     if (floored) sum += reaction_flux(net, r, reaction_rate_factor(rates, r, T9, rho), Y.data(), ye, plasma) *
                         net.q_value_MeV[r];
   }
@@ -50,7 +50,8 @@ TEST(FloorRelease, EqualsTheSumOverTheReactionsOnFlooredSpecies) {
       // above it by 1e-12..1e-2 mol/g; trial 0 has none at the floor.
       std::vector<double> Y(n);
       for (int i = 0; i < n; ++i)
-        Y[i] = trial > 0 && uniform(random) < 0.35 ? floor : 2.0 * floor + std::pow(10.0, -12.0 + 10.0 * uniform(random));
+        Y[i] = trial > 0 && uniform(random) < 0.35 ? floor * (1.0 + uniform(random))  // as renormalised
+                                                  : 2.0 * floor + std::pow(10.0, -12.0 + 10.0 * uniform(random));
       const double T9 = 0.5 + 2.5 * uniform(random), rho = std::pow(10.0, 4.0 + 8.0 * uniform(random));
       const double expected = brute_force(compact, T9, rho, Y, floor);
       const double got = floor_sustained_release_rate(compact.rate_view(), compact.step_view(), T9, rho, Y.data(), floor);

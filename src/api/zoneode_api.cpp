@@ -93,6 +93,8 @@ std::string find_data_dir() {
   std::string beside;
   if (dladdr(reinterpret_cast<void*>(&zoneode_data_dir), &library) != 0 && library.dli_fname != nullptr)
     beside = (std::filesystem::path(library.dli_fname).parent_path() / ZONEODE_LIBRARY_TO_DATA_DIR).string();
+  // The mass table (q_values: masses, read inside load_network) is searched beside the library too.
+  zoneode::set_shipped_data_beside(beside);
   return zoneode::find_shipped_data_folder(beside);
 }
 
@@ -104,6 +106,7 @@ std::vector<std::string> override_list(const char* const* overrides, int count) 
 
 // The deck's network and what is made from it (the shipped partition table found from the prefix).
 void read_input(zoneode_burner& burner, zoneode::Deck deck) {
+  zoneode_data_dir();  // once per process: the data folder beside the library, for every shipped file
   burner.deck = std::move(deck);
   zoneode::PhysicsOptions& physics = burner.deck.physics;
   if (physics.partition_functions && physics.partition_table.empty()) {

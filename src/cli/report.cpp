@@ -253,16 +253,18 @@ std::string partition_beyond_table_warning(const RunSummary& s) {
 
 std::string floor_release_warning(const RunSummary& s) {
   if (s.floor_release_zones == 0) return "";
-  char line[640];
+  char share[64] = "";
+  if (s.floor_release_largest_share > 0.0)
+    std::snprintf(share, sizeof share, ", up to %.3g times the zone's energy rate", s.floor_release_largest_share);
+  char line[704];
   std::snprintf(line, sizeof line,
-                "  warning          energy from the abundance floor: in %lld zone(s) reactions consuming species held "
-                "at integrator.abundance_floor (%.3g mol/g) release up to %.3g erg/(g s), up to %.3g times the zone's "
-                "energy rate; the explicit update puts such a species back at the floor after every step while its "
-                "reactions count in full, so their energy and products come from nothing (inputs/README.md, "
-                "\"The abundance floor\"): lower integrator.abundance_floor (e.g. 1e-40) or use integrator.method: "
-                "implicit\n",
-                static_cast<long long>(s.floor_release_zones), s.abundance_floor, s.floor_release_largest,
-                s.floor_release_largest_share);
+                "  warning          energy from the abundance floor: in %lld of %lld zone(s) checked, reactions consuming "
+                "species held at integrator.abundance_floor (%.3g mol/g) release up to %.3g erg/(g s)%s; the explicit "
+                "update puts such a species back at the floor after every step while its reactions count in full, so "
+                "their energy and products come from nothing (inputs/README.md, \"The abundance floor\"): the rate "
+                "scales with the floor (lower integrator.abundance_floor) or use integrator.method: implicit\n",
+                static_cast<long long>(s.floor_release_zones), static_cast<long long>(s.floor_release_sampled),
+                s.abundance_floor, s.floor_release_largest, share);
   return line;
 }
 
@@ -380,9 +382,10 @@ std::string summary_json(const RunSummary& s) {
         << ", \"table_last_T9\": " << json_number(s.partition_table_last_T9)
         << ", \"hottest_T9\": " << json_number(s.partition_hottest_T9) << "},\n";
   if (s.floor_release_zones > 0)  // present only then
-    out << "  \"floor_release\": {\"zones\": " << s.floor_release_zones << ", \"abundance_floor\": "
-        << format_number_17g(s.abundance_floor) << ", \"largest_erg_per_g_s\": " << format_number_17g(s.floor_release_largest)
-        << ", \"largest_share\": " << format_number_17g(s.floor_release_largest_share) << "},\n";
+    out << "  \"floor_release\": {\"zones\": " << s.floor_release_zones << ", \"zones_checked\": " << s.floor_release_sampled
+        << ", \"abundance_floor\": " << json_number(s.abundance_floor) << ", \"largest_erg_per_g_s\": "
+        << json_number(s.floor_release_largest) << ", \"largest_share\": " << json_number(s.floor_release_largest_share)
+        << "},\n";
   if (s.fit_range_zones_above > 0) {  // present only above T9 10: other runs' summaries keep their keys
     out << "  \"rates_beyond_fit\": {\"zones_above_T9_10\": " << s.fit_range_zones_above
         << ", \"max_T9\": " << format_number_17g(s.fit_range_max_T9) << ", \"rate_sets\": " << s.fit_range_sets_total

@@ -109,6 +109,7 @@ struct RunSummary {
   // [erg/(g s)] and the largest ratio to its zone's rate.
   double abundance_floor = 0;                // [mol/g]
   std::int64_t floor_release_zones = 0;
+  std::int64_t floor_release_sampled = 0;    // the zones checked at that outer step
   double floor_release_largest = 0;
   double floor_release_largest_share = 0;
   bool self_checked = false;           // validation.sample_zones > 0
@@ -134,5 +135,6 @@ std::string weak_screening_warning(const RunSummary& summary);
 // Zones whose energy rate counts reactions on species held at the abundance floor, or "".
 std::string floor_release_warning(const RunSummary& summary);
 inline constexpr double floor_release_share = 1e-3;  // of a zone's energy rate, above which it is said
+inline constexpr std::int64_t floor_release_samples = 4096;  // zones of the run checked at each outer step, at most
 
 }  // namespace zoneode

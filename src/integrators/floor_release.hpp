@@ -16,7 +16,11 @@
 
 namespace zoneode {
 
-// sum over reactions r with a reactant i where Y[i] <= floor of flux_r Q_r [MeV mol/(g s)], with
+// A species held at the floor: at most twice it (a renormalised run scales the floored value by
+// initial mass / mass, within max_mass_drift of 1).
+inline bool held_at_floor(double y, double floor) { return y <= 2.0 * floor; }
+
+// sum over reactions r with a reactant i held at the floor (held_at_floor) of flux_r Q_r [MeV mol/(g s)], with
 // the rates at T9 [GK] and rho [g/cm^3] as the methods evaluate them (partition functions, and
 // screening when the network has it on). 0 where no reactant is at the floor.
 inline double floor_sustained_release_rate(const RateView& rates, const StepView& net, double T9, double rho,
@@ -25,7 +29,7 @@ inline double floor_sustained_release_rate(const RateView& rates, const StepView
   double ye = -1.0;  // computed at the first floored species
   ScreeningPlasma plasma;
   for (int i = 0; i < net.species_count; ++i) {
-    if (!(Y[i] <= floor)) continue;
+    if (!held_at_floor(Y[i], floor)) continue;
     if (ye < 0.0) {
       ye = electron_fraction(net, Y);
       if (net.screening != 0) plasma = screening_plasma(net, Y, T9, rho, ye);
@@ -37,7 +41,7 @@ inline double floor_sustained_release_rate(const RateView& rates, const StepView
       const species_index_t* species = net.reactant_species + max_reactants_per_reaction * r;
       int first = -1;
       for (int j = 0; j < net.reactant_count[r] && first < 0; ++j)
-        if (Y[species[j]] <= floor) first = species[j];
+        if (held_at_floor(Y[species[j]], floor)) first = species[j];
       if (first != i) continue;
       const double rate_factor = reaction_rate_factor(rates, r, T9, rho);
       const double flux = net.screening != 0 ? reaction_flux(net, r, rate_factor, Y, ye, plasma)

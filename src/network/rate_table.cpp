@@ -87,7 +87,7 @@ bool rate_table_avx2_available() {
 #endif
 }
 
-void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double* out, RateTableIsa isa) {
+void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double* out, [[maybe_unused]] RateTableIsa isa) {
 #ifdef ZONEODE_RATE_TABLE_AVX2
   if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
     lambdas_avx2(table, j, t, out);
@@ -98,7 +98,8 @@ void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double
 }
 
 void rate_table_factors_wide(const RateTableView& table, int j, double t, const double (&rho_power)[5],
-                             const std::uint8_t* density_power, const double* identical, double* out, RateTableIsa isa) {
+                             const std::uint8_t* density_power, const double* identical, double* out,
+                             [[maybe_unused]] RateTableIsa isa) {
 #ifdef ZONEODE_RATE_TABLE_AVX2
   if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
     factors_avx2(table, j, t, rho_power, density_power, identical, out);

@@ -142,10 +142,10 @@ inline bool rate_table_position(const RateTableView& table, double T9_fit, int& 
   return true;
 }
 
-// lambda_r (the fits' sum) of every tabulated reaction at interval j, t into out[r]; reactions on
-// the direct list get a value the caller overwrites.
-template <typename Out>
-inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out out) {
+// f(r, ln lambda_r) for every reaction r in order, ln lambda_r the quintic Hermite interpolant of
+// interval j at t: the one loop the lambdas and the rate factors below are written with.
+template <typename F>
+inline void for_each_log_lambda(const RateTableView& table, int j, double t, F f) {
   const int R = table.reaction_count;
   const HermiteWeights w = hermite_weights(t);
   const double* __restrict g0 = table.nodes + static_cast<std::int64_t>(3 * j) * R;
@@ -154,10 +154,15 @@ inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out 
   const double* __restrict g1 = c0 + R;
   const double* __restrict m1 = g1 + R;
   const double* __restrict c1 = m1 + R;
-  for (int r = 0; r < R; ++r) {
-    const double G = g0[r] + ((w.w5 * (g1[r] - g0[r]) + w.w1 * m0[r] + w.w4 * m1[r]) + (w.w2 * c0[r] + w.w3 * c1[r]));
-    out[r] = table_exp(G);
-  }
+  for (int r = 0; r < R; ++r)
+    f(r, g0[r] + ((w.w5 * (g1[r] - g0[r]) + w.w1 * m0[r] + w.w4 * m1[r]) + (w.w2 * c0[r] + w.w3 * c1[r])));
+}
+
+// lambda_r (the fits' sum) of every tabulated reaction at interval j, t into out[r]; reactions on
+// the direct list get a value the caller overwrites.
+template <typename Out>
+inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out out) {
+  for_each_log_lambda(table, j, t, [&](int r, double G) { out[r] = table_exp(G); });
 }
 
 // Every tabulated reaction's rate factor without partition functions, rho^power_r lambda_r
@@ -167,18 +172,9 @@ inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out 
 // masks, which GCC vectorises with AVX2 (a table lookup or a chain of selects it does not).
 inline void rate_table_factors(const RateTableView& table, int j, double t, const double (&rho_power)[5],
                                const std::uint8_t* density_power, const double* identical, double* out) {
-  const int R = table.reaction_count;
-  const HermiteWeights w = hermite_weights(t);
-  const double* __restrict g0 = table.nodes + static_cast<std::int64_t>(3 * j) * R;
-  const double* __restrict m0 = g0 + R;
-  const double* __restrict c0 = m0 + R;
-  const double* __restrict g1 = c0 + R;
-  const double* __restrict m1 = g1 + R;
-  const double* __restrict c1 = m1 + R;
   std::uint64_t power_bits[5];
   std::memcpy(power_bits, rho_power, sizeof power_bits);
-  for (int r = 0; r < R; ++r) {
-    const double G = g0[r] + ((w.w5 * (g1[r] - g0[r]) + w.w1 * m0[r] + w.w4 * m1[r]) + (w.w2 * c0[r] + w.w3 * c1[r]));
+  for_each_log_lambda(table, j, t, [&](int r, double G) {
     const std::uint64_t p = density_power[r];
     std::uint64_t bits = power_bits[0];
     for (std::uint64_t k = 1; k < 5; ++k) {
@@ -188,7 +184,7 @@ inline void rate_table_factors(const RateTableView& table, int j, double t, cons
     double density;
     std::memcpy(&density, &bits, sizeof density);
     out[r] = density * table_exp(G) * identical[r];
-  }
+  });
 }
 
 // rate_table_lambdas into a double array, the loop compiled twice on x86-64 with GCC or Clang:

@@ -1,5 +1,6 @@
 #include "physics/partition_table.hpp"
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -127,13 +128,27 @@ std::string find_shipped_data_folder(const std::string& beside, const std::strin
   return "";
 }
 
+namespace {
+std::atomic<const std::string*> data_beside_code{nullptr};  // set_shipped_data_beside's folder
+}
+
+void set_shipped_data_beside(const std::string& folder) {
+  static const std::string kept = folder;  // the first caller's, for the process's life
+  data_beside_code.store(&kept);
+}
+
 std::string shipped_data_file(const std::string& name) {
   // None found: the source tree's path, which the reader then names as missing (issue 40: an
   // installed zoneode read the partition table, and the mass table, from the source tree only).
-  std::error_code error;
-  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
-  const std::string folder = find_shipped_data_folder(
-      error ? std::string() : (program.parent_path() / ZONEODE_PROGRAM_TO_DATA_DIR).string(), name);
+  std::string beside;
+  if (const std::string* library = data_beside_code.load()) {
+    beside = *library;
+  } else {
+    std::error_code error;
+    const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) beside = (program.parent_path() / ZONEODE_PROGRAM_TO_DATA_DIR).string();
+  }
+  const std::string folder = find_shipped_data_folder(beside, name);
   return (folder.empty() ? std::string(ZONEODE_DATA_DIR) : folder) + name;
 }
 

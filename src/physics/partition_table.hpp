@@ -36,7 +36,9 @@ std::string find_shipped_data_folder(const std::string& beside);
 // The same for another shipped file, `name` below the data folder ("/masses/...").
 std::string find_shipped_data_folder(const std::string& beside, const std::string& name);
 // A shipped data file's path: `name` ("/masses/nubase2020_masses.txt") below the first data folder
-// that holds it, searched as above with the folder beside the running program.
+// that holds it, searched as above with the folder beside the running program, or the one given
+// to set_shipped_data_beside (the library: beside itself, not beside the program that loaded it).
 std::string shipped_data_file(const std::string& name);
+void set_shipped_data_beside(const std::string& folder);  // the first call's folder is kept
 
 }  // namespace zoneode

@@ -14,8 +14,8 @@
 #     runs the method, against the CPU with the same method (PHYSICS_METHODS, default "qss2 implicit").
 #   - self-heating (T9 a variable of the methods' state, src/physics/self_heating.hpp): the implicit
 #     method's kernels carry it (baseline the serial method; lds, wave the team kernel's heated
-#     instantiation, in the implicit:all cells at 1e-10; final and generated give it to baseline
-#     until the heated team has passed on a GPU;
+#     instantiation, in the implicit:all cells at 1e-10; final takes its static choice (lds where
+#     it fits) since the heated team passed on an H100 (2026-12-07), generated gives it to baseline;
 #     scripts/gpu-heat-team.sh validates the team's under the implicit rule on a burn where T9
 #     rises); the asymptotic and qss2 methods' GPU runs with it are refused, naming the option (their
 #     team kernels do not carry T9), so those cells check the refusal instead.
