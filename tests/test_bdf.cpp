@@ -24,6 +24,7 @@
 #include "network/compact.hpp"
 #include "network/generator.hpp"
 #include "network/reaclib.hpp"
+#include "team_testing.hpp"  // sanitized_build
 #include "zones/zone_batch.hpp"
 
 #include "implicit_testing.hpp"
@@ -174,7 +175,8 @@ TEST(BdfReference, DefaultNetworkAgreesWithRodas3) {
   const Network network = generate_network(generator_preset("default"));
   // A hot, dense zone and a cooler one whose trace species once made bdf cycle between orders.
   expect_agreement_with_rodas3(network, helium_carbon(network), 2.5, 1e7, 1e-10, 1e-4, 1e-8);
-  expect_agreement_with_rodas3(network, helium_carbon(network), 1.7, 3e5, 1e-10, 1e-3, 1e-8);
+  // The sanitizer build (CI's 40 minutes: 105 s under ASan for both) keeps the hot zone only.
+  if (!sanitized_build) expect_agreement_with_rodas3(network, helium_carbon(network), 1.7, 3e5, 1e-10, 1e-3, 1e-8);
 }
 
 TEST(BdfReference, ElectronCapturesAndScreeningAgreeWithRodas3) {
