@@ -200,11 +200,10 @@ void check_floor_release(Run& run) {
   RunSummary& summary = run.summary;
   summary.abundance_floor = settings.abundance_floor;
   zones = run.mpi.sum(zones);
+  sampled = run.mpi.sum(sampled);
   if (zones >= summary.floor_release_zones) {  // the outer step with the most: its sample size beside it
     summary.floor_release_zones = zones;
-    summary.floor_release_sampled = run.mpi.sum(sampled);
-  } else {
-    run.mpi.sum(sampled);  // every rank takes part in every reduction
+    summary.floor_release_sampled = sampled;
   }
   summary.floor_release_largest = std::fmax(summary.floor_release_largest, run.mpi.max(largest));
   summary.floor_release_largest_share = std::fmax(summary.floor_release_largest_share, run.mpi.max(largest_share));

@@ -7,7 +7,7 @@
 // grows with the floor (1e-30 mol/g: 15 erg/(g s) where the burn itself makes 1e-9). The implicit
 // methods integrate the energy with the abundances (its Jacobian row), so their count follows what
 // the solve actually consumed. This is the diagnostic the run prints: the release rate of the
-// reactions with a reactant at or below the floor, at a zone's end state, beside the zone's own
+// reactions with a reactant held at the floor, at a zone's end state, beside the zone's own
 // energy rate. Host only (the run calls it on the downloaded state; no kernel changes).
 #pragma once
 
@@ -32,7 +32,7 @@ inline double floor_sustained_release_rate(const RateView& rates, const StepView
     if (!held_at_floor(Y[i], floor)) continue;
     if (ye < 0.0) {
       ye = electron_fraction(net, Y);
-      if (net.screening != 0) plasma = screening_plasma(net, Y, T9, rho, ye);
+      plasma = screening_plasma(net, Y, T9, rho, ye);
     }
     // The reactions that consume i: its destruction terms; each reaction counted once, at its first
     // reactant held at the floor.
@@ -44,9 +44,8 @@ inline double floor_sustained_release_rate(const RateView& rates, const StepView
         if (held_at_floor(Y[species[j]], floor)) first = species[j];
       if (first != i) continue;
       const double rate_factor = reaction_rate_factor(rates, r, T9, rho);
-      const double flux = net.screening != 0 ? reaction_flux(net, r, rate_factor, Y, ye, plasma)
-                                             : reaction_flux(net, r, rate_factor, Y, ye);
-      sum += flux * net.q_value_MeV[r];
+      // Screened as the methods screen (a factor of exactly 1 with screening off).
+      sum += reaction_flux(net, r, rate_factor, Y, ye, plasma) * net.q_value_MeV[r];
     }
   }
   return sum;
