@@ -3,8 +3,8 @@
 #   1. validates: the rp-z24 regime of inputs/bench/implicit/rpz24-short.yaml cut to 1e-3 s (T9 1.0-1.5
 #      rising by percents; to 0.05 s the burns run away and the method's own rounding sensitivity
 #      passes the rule's bound), self-heated, and self-heated with weak screening (T's column solved
-#      with the Woodbury pair), physics.eos exact (the CPU setting that evaluates the fits and the
-#      gas as a device does); each team kernel (HEAT_KERNELS, default lds wave; final takes lds for heated runs since this
+#      with the Woodbury pair), physics.eos HEAT_EOS (table, the default: the host's e-/e+ table, read
+#      on the device from its copy since 2026-12-07; exact: the exact gas on both); each team kernel (HEAT_KERNELS, default lds wave; final takes lds for heated runs since this
 #      script ran on an H100, 2026-12-07: gpu_backend.hip) against the CPU
 #      backend under the implicit GPU rule: the same accepted steps on at least 7 of 8 zones
 #      (the state files have no rejected steps; tests/test_implicit_team.cpp compares those too) and
@@ -16,6 +16,7 @@
 # OUT gets: heat-team.txt (the table), timing.csv (written run by run), runs.log, logs.tgz (build log, every run's log and summary).
 # Usage: scripts/gpu-heat-team.sh OUT
 #   HEAT_ZONES=256 zones validated   HEAT_TIMED_ZONES=2048 zones timed   HEAT_END_TIME=1e-3 [s]
+#   HEAT_EOS=table | exact (physics.eos of the heated runs, CPU and GPU alike)
 #   GPU_PHYSICS_SKIP_BUILD=1 use the build as it is   ZONEODE_BUILD_DIR=build-heat
 #   GPU_PHYSICS_FAKE=1 a rehearsal without a GPU: "GPU" runs are CPU runs (one thread), small counts;
 #                      its validation compares the CPU with itself (the plumbing, not the kernels)
@@ -55,7 +56,8 @@ fi
 zoneode=$build/zoneode
 deck=inputs/bench/implicit/rpz24-short.yaml
 common=("$deck" --quiet --force --set integrator.end_time="$end_time")
-heated=(--set physics.self_heating=true --set physics.eos=exact)  # eos is a self-heating setting
+eos=${HEAT_EOS:-table}
+heated=(--set physics.self_heating=true --set physics.eos="$eos")  # eos is a self-heating setting
 cpu=(--backend cpu --threads "$cores")
 gpu_of() { if [ "$fake" = 1 ]; then echo "--backend cpu --threads 1"; else echo "--backend gpu --kernel $1"; fi; }
 # run LOG ARGS...: one run under the time limit; its exit status in LOG.status (0 when it ran).
@@ -147,12 +149,12 @@ PY
 done
 echo "timed in $((SECONDS - t2)) s"
 
-"$python" - "$work/validation.txt" "$out/timing.csv" "$zones" "$timed_zones" "$end_time" "$fake" \
+"$python" - "$work/validation.txt" "$out/timing.csv" "$zones" "$timed_zones" "$end_time" "$fake" "$eos" \
   >"$out/heat-team.txt" <<'PY'
 import csv, sys
-validation, timing, zones, timed, end_time, fake = sys.argv[1:7]
+validation, timing, zones, timed, end_time, fake, eos = sys.argv[1:8]
 title = "FAKE (CPU runs stand in for the GPU) " if fake == "1" else ""
-print(f"{title}self-heating on the implicit team kernels: rpz24-short to {end_time} s, physics.eos exact")
+print(f"{title}self-heating on the implicit team kernels: rpz24-short to {end_time} s, physics.eos {eos}")
 print(f"validation, {zones} zones against the CPU: same accepted steps on >= 7/8 zones, every zone within "
       f"1e-3 x rtol (abundances above atol, T9)")
 print(f"{'case':<12} {'kernel':<9} {'same steps':>10} {'worst rel':>10} {'T9 rel':>9} {'T9 rise (CPU)':>19} verdict  launch")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "physics/eos.hpp"
+#include "physics/self_heating.hpp"
 
 namespace zoneode {
 namespace {
@@ -139,6 +140,29 @@ TEST(PhysicsEosTable, APlantedWrongEntryIsCaught) {
   const double worst = largest_difference(view, around, where);
   EXPECT_GT(worst, tolerance);
   std::printf("one node 2e-5 off: largest relative difference around it %.2e\n", worst);
+}
+
+// The table a StepView carries (StepView::eos_table: the GPU backend's device copy) is the one read,
+// on the host too: a copy of the host's table gives the host's bits; a copy with ln c raised by
+// ln 2 doubles the e-/e+ c_v (so the copy, not the host's own, was read); outside the range, and
+// with Ye 0, the exact gas. self-heating's thermal_response passes it through.
+TEST(PhysicsEosTable, AGivenTableIsTheOneRead) {
+  ElectronGasTable copy = build_electron_gas_table();
+  copy.refresh_view();
+  const double T = 2e9, rho = 1e6, ye = 0.5;
+  const ElectronGasResponse host = electron_gas_response(T, rho, ye);
+  const ElectronGasResponse same = electron_gas_response(T, rho, ye, &copy.view);
+  EXPECT_EQ(same.specific_heat, host.specific_heat);
+  EXPECT_EQ(same.energy_per_ye, host.energy_per_ye);
+  for (double& log_c : copy.log_c) log_c += std::log(2.0);
+  const ElectronGasResponse doubled = electron_gas_response(T, rho, ye, &copy.view);
+  EXPECT_NEAR(doubled.specific_heat, 2.0 * host.specific_heat, 1e-14 * host.specific_heat);
+  EXPECT_EQ(doubled.energy_per_ye, host.energy_per_ye);  // q is not changed
+  const ThermalResponse at = thermal_response(2.0, rho, 0.3, ye, &copy.view);
+  EXPECT_NEAR(at.cv - thermal_response(2.0, rho, 0.3, ye).cv, host.specific_heat, 1e-12 * at.cv);
+  const double far_T = 5e11;  // T9 500: beyond the table
+  EXPECT_EQ(electron_gas_response(far_T, rho, ye, &copy.view).specific_heat,
+            electron_gas_response_exact(far_T, rho, ye).specific_heat);
 }
 
 // The energy per added net electron du_ele/dYe (self-heating's composition term,

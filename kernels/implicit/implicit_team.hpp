@@ -373,7 +373,7 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
     double* const room = w.stages;
     team.for_each(thermal_slope_points, [&](int k) {
       if (!thermal_slope_point_needed(k, ye)) return;
-      const ThermalResponse r = thermal_slope_point(k, T9, rho, ions, ye);
+      const ThermalResponse r = thermal_slope_point(k, T9, rho, ions, ye, net.eos_table);
       room[3 * k] = r.cv;
       room[3 * k + 1] = r.per_ion;
       room[3 * k + 2] = r.per_ye;
@@ -383,7 +383,7 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
       if (thermal_slope_point_needed(k, ye)) point[k] = {room[3 * k], room[3 * k + 1], room[3 * k + 2]};
     terms.thermal = thermal_slopes_from(point, T9, ions, ye);
   } else {
-    terms.thermal = thermal_slopes(T9, rho, ions, ye);
+    terms.thermal = thermal_slopes(T9, rho, ions, ye, net.eos_table);
   }
   terms.change.ions = team.sum(n, [&](int i) { return w.f0[i]; });
   terms.change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.f0[i]; });
@@ -530,7 +530,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           change.ions = team.sum(n, [&](int i) { return w.rhs[i]; });
           change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.rhs[i]; });
           const double ions = team.sum(n, [&](int i) { return w.solve[i]; });
-          heating_stage = heating_rate(release, change, stage_T9, rho, ions, ye);
+          heating_stage = heating_rate(release, change, stage_T9, rho, ions, ye, net.eos_table);
           team.for_each(n, [&](int i) { couple(i, w.rhs[i]); });
         } else {
           release = fluxes_at(w.solve, ye, T9, w.rate_factor);

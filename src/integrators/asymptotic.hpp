@@ -197,13 +197,14 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       }
     }
     const double heating_start =
-        heating ? heating_rate(reductions.release_rate_start, start.rates, T9, rho, start.ion_sum, start.ye) : 0.0;
+        heating ? heating_rate(reductions.release_rate_start, start.rates, T9, rho, start.ion_sum, start.ye, net.eos_table)
+                : 0.0;
     double next_T9 = fmax(T9 + step * heating_start, self_heating_min_T9);  // geometric; adaptive: the full step
     Array proposed = work.y_full;
     if (geometric) {
       if (heating) {  // T9 from the energy balance over the step (self_heating.hpp), Euler's T9 as the estimate
         next_T9 = fmax(energy_conserving_T9(reductions.release_rate_start * step, T9, next_T9, rho, start.ion_sum,
-                                            start.ye, start.change.ions, start.change.ye),
+                                            start.ye, start.change.ions, start.change.ye, net.eos_table),
                        self_heating_min_T9);
       }
     } else if (heating) {
@@ -211,7 +212,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       const CompositionChange first_change = composition_change(net, Y, work.y_half);
       const double half_T9 = fmax(energy_conserving_T9(0.5 * step * reductions.release_rate_start, T9,
                                                        T9 + 0.5 * step * heating_start, rho, start.ion_sum,
-                                                       start.ye, first_change.ions, first_change.ye),
+                                                       start.ye, first_change.ions, first_change.ye, net.eos_table),
                                   self_heating_min_T9);
       zone_rate_factors(rates, half_T9, rho, half_rate_factor);
       zone_fluxes(net, half_rate_factor, work.y_half, work.flux, half_T9, rho);
@@ -219,12 +220,13 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       UpdateSums mid;
       apply_update(net, work.flux, work.y_half, work.y_half, 0.5 * step, floor, mid);
       const double half_ion_sum = mid.ion_sum, half_ye = mid.ye;
-      const double heating_mid = heating_rate(reductions.release_rate_mid, mid.rates, half_T9, rho, half_ion_sum, half_ye);
+      const double heating_mid = heating_rate(reductions.release_rate_mid, mid.rates, half_T9, rho, half_ion_sum, half_ye,
+                                               net.eos_table);
       const double full_T9 = next_T9;
       next_T9 = fmax(energy_conserving_T9(0.5 * step * reductions.release_rate_mid, half_T9,
                                           half_T9 + 0.5 * step * heating_mid, rho, half_ion_sum, half_ye,
                                           ion_sum(net, work.y_half) - half_ion_sum,
-                                          electron_fraction(net, work.y_half) - half_ye),
+                                          electron_fraction(net, work.y_half) - half_ye, net.eos_table),
                      self_heating_min_T9);
       reductions.error_norm = combine_error(reductions.error_norm, scaled_local_error(settings, T9, next_T9, full_T9));
       for (int i = 0; i < n; ++i) {

@@ -314,7 +314,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     release = energy_release_rate(net, work.flux);
     if (heating)
       heating_value = heating_rate(release, composition_rates_of(net, f), evaluated_T9, rho, ion_sum(net, y),
-                                   electron_fraction(net, y));
+                                   electron_fraction(net, y), net.eos_table);
     ++rhs_evaluations;
   };
 

@@ -135,7 +135,7 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const RateView& rates, co
   flux_temperature_derivatives(rates, net, rate_factor, T9, rho, Y, work.flux);
   species_rates(net, work.flux, work.temperature_column);
   b.release_dT9 = energy_release_rate(net, work.flux);
-  const ThermalSlopes thermal = thermal_slopes(T9, rho, ion_sum(net, Y), electron_fraction(net, Y));
+  const ThermalSlopes thermal = thermal_slopes(T9, rho, ion_sum(net, Y), electron_fraction(net, Y), net.eos_table);
   const ThermalResponse& at = thermal.at;
   const CompositionRates change = composition_rates_of(net, f0);
   b.heating = heating_rate(release_start, change, at);
@@ -334,7 +334,7 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
           species_rates(net, work.flux, work.rhs);
           release = energy_release_rate(net, work.flux);
           heating_stage = heating_rate(release, composition_rates_of(net, work.rhs), stage_T9, rho,
-                                       ion_sum(net, work.solve), electron_fraction(net, work.solve));
+                                       ion_sum(net, work.solve), electron_fraction(net, work.solve), net.eos_table);
         } else {
           zone_fluxes(net, work.rate_factor, work.solve, work.flux, T9, rho);
           species_rates(net, work.flux, work.rhs);

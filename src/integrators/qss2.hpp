@@ -139,7 +139,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           start_ye += Z * Y[i];
         }
       }
-      if (heating) heating_start = heating_rate(release_start, start_rates, T9, rho, start_ions, start_ye);
+      if (heating) heating_start = heating_rate(release_start, start_rates, T9, rho, start_ions, start_ye, net.eos_table);
       start_current = true;
     }
     for (int i = 0; i < n; ++i) y[i] = qss_predictor(Y[i], q0[i], p0[i], dt, floor);
@@ -176,7 +176,8 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
     }
     if (heating) {
       const double heating_predicted =
-          heating_rate(release_predicted, predicted_rates, T9_predicted, rho, predicted_ions, predicted_ye);
+          heating_rate(release_predicted, predicted_rates, T9_predicted, rho, predicted_ions, predicted_ye,
+                       net.eos_table);
       T9_corrected = fmax(T9 + 0.5 * dt * (heating_start + heating_predicted), self_heating_min_T9);
       if (adaptive) {  // combine_error is a max: the order of the terms does not matter
         const double scale = settings.atol + settings.rtol * fmax(fabs(T9), fabs(T9_corrected));

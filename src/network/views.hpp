@@ -17,6 +17,7 @@ enum ReactionFlags : std::uint8_t {
 };
 
 struct RateTableView;  // network/rate_table.hpp
+struct ElectronGasTableView;  // physics/eos_table.hpp
 
 // Read once per zone: everything of a reaction's rate that depends on T9 and rho only.
 struct RateView {
@@ -61,6 +62,10 @@ struct StepView {
   const double* species_Z = nullptr;  // charge, for Ye = sum Z Y
   int screening = 0;     // ScreeningKind (physics/screening.hpp): 0 none
   int self_heating = 0;  // 1: T9 follows dU/dt = eps (physics/self_heating.hpp)
+  // Self-heating's e-/e+ gas table (physics/eos_table.hpp) where this view's reader must find it:
+  // set by the GPU backend to its device copy (physics.eos: table); null on the host, whose methods
+  // read the host's own table (physics/eos.hpp), and with physics.eos: exact (the exact gas).
+  const ElectronGasTableView* eos_table = nullptr;
 };
 
 }  // namespace zoneode

@@ -374,18 +374,22 @@ ZONEODE_HD inline ElectronGasResponse electron_gas_response_exact(double tempera
   return {gas.specific_heat, gas.energy_per_ye};
 }
 
-// The same from the table on the host within its range (both from one stencil; c_v within 2.2e-7,
-// energy_per_ye within the accuracy tests/test_physics_eos_table.cpp states) unless physics.eos is
-// exact, else (and in device code) from the exact gas.
-ZONEODE_HD inline ElectronGasResponse electron_gas_response(double temperature, double density, double ye) {
+// The same from a table within its range (both from one stencil; c_v within 2.2e-7, energy_per_ye
+// within the accuracy tests/test_physics_eos_table.cpp states), else from the exact gas. The table:
+// `table` where given (the GPU backend's device copy: StepView::eos_table), else on the host the
+// host's own unless physics.eos is exact; device code without one evaluates the exact gas. The
+// same table read by the same code gives the host's bits on a device too.
+ZONEODE_HD inline ElectronGasResponse electron_gas_response(double temperature, double density, double ye,
+                                                            const ElectronGasTableView* table = nullptr) {
 #if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+  if (table == nullptr && host_electron_gas_table_enabled()) table = &host_electron_gas_table();
+#endif
   double c = 0.0, q = 0.0;
-  if (ye > 0.0 && host_electron_gas_table_enabled() &&
-      electron_gas_table_lookup(host_electron_gas_table(), temperature / cgs::kelvin_per_gk, density * ye, c, q)) {
+  if (table != nullptr && ye > 0.0 &&
+      electron_gas_table_lookup(*table, temperature / cgs::kelvin_per_gk, density * ye, c, q)) {
     const double per_electron = cgs::avogadro * cgs::boltzmann;  // [erg/(mol K)]
     return {ye * per_electron * c, per_electron * temperature * q};
   }
-#endif
   return electron_gas_response_exact(temperature, density, ye);
 }
 

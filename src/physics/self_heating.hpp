@@ -120,9 +120,10 @@ struct ThermalResponse {
   double per_ion = 0.0;  // [erg/mol]
   double per_ye = 0.0;   // [erg/mol]
 };
-ZONEODE_HD inline ThermalResponse thermal_response(double T9, double rho, double ion_sum, double ye) {
+ZONEODE_HD inline ThermalResponse thermal_response(double T9, double rho, double ion_sum, double ye,
+                                                  const ElectronGasTableView* table = nullptr) {
   const double T = T9 * cgs::kelvin_per_gk;
-  const ElectronGasResponse gas = electron_gas_response(T, rho, ye);
+  const ElectronGasResponse gas = electron_gas_response(T, rho, ye, table);
   ThermalResponse r;
   r.cv = ion_specific_heat(ion_sum) + radiation_specific_heat(T, rho) + gas.specific_heat;
   r.per_ion = 1.5 * cgs::gas_constant * T;
@@ -142,8 +143,8 @@ ZONEODE_HD inline double heating_rate(double release, const CompositionRates& ch
 
 // The same at T9 [GK], rho [g/cm^3] with ion_sum = sum Y, ye = sum Z Y [mol/g].
 ZONEODE_HD inline double heating_rate(double release, const CompositionRates& change, double T9, double rho,
-                                      double ion_sum, double ye) {
-  return heating_rate(release, change, thermal_response(T9, rho, ion_sum, ye));
+                                      double ion_sum, double ye, const ElectronGasTableView* table = nullptr) {
+  return heating_rate(release, change, thermal_response(T9, rho, ion_sum, ye, table));
 }
 
 // The T9 [GK] after a step from T9 at (ion_sum, ye) [mol/g] that released `released` [MeV mol/g]
@@ -154,9 +155,10 @@ ZONEODE_HD inline double heating_rate(double release, const CompositionRates& ch
 // advances T9 so (integrators/asymptotic.hpp): an Euler step in T alone leaves U's rise off the
 // release by c_v's and dU/dY's change over the step (measured 5.4e-5 of the release at rtol 1e-6).
 ZONEODE_HD inline double energy_conserving_T9(double released, double T9, double T9_estimate, double rho,
-                                              double ion_sum, double ye, double ion_change, double ye_change) {
-  const ThermalResponse mid =
-      thermal_response(0.5 * (T9 + T9_estimate), rho, ion_sum + 0.5 * ion_change, ye + 0.5 * ye_change);
+                                              double ion_sum, double ye, double ion_change, double ye_change,
+                                              const ElectronGasTableView* table = nullptr) {
+  const ThermalResponse mid = thermal_response(0.5 * (T9 + T9_estimate), rho, ion_sum + 0.5 * ion_change,
+                                               ye + 0.5 * ye_change, table);
   const double composition_energy = mid.per_ion * ion_change + mid.per_ye * ye_change;  // [erg/g]
   return T9 + (heating_per_release * released - composition_energy / cgs::kelvin_per_gk) / mid.cv;
 }
@@ -181,14 +183,15 @@ inline constexpr int thermal_slope_points = 5;
 ZONEODE_HD inline bool thermal_slope_point_needed(int point, double ye) {
   return point < 3 || self_heating_difference_step * ye > 0.0;
 }
-ZONEODE_HD inline ThermalResponse thermal_slope_point(int point, double T9, double rho, double ion_sum, double ye) {
+ZONEODE_HD inline ThermalResponse thermal_slope_point(int point, double T9, double rho, double ion_sum, double ye,
+                                                     const ElectronGasTableView* table = nullptr) {
   const double dT = self_heating_difference_step * T9, de = self_heating_difference_step * ye;
   switch (point) {
-    case 0: return thermal_response(T9, rho, ion_sum, ye);
-    case 1: return thermal_response(T9 + dT, rho, ion_sum, ye);
-    case 2: return thermal_response(T9 - dT, rho, ion_sum, ye);
-    case 3: return thermal_response(T9, rho, ion_sum, ye + de);
-    default: return thermal_response(T9, rho, ion_sum, ye - de);
+    case 0: return thermal_response(T9, rho, ion_sum, ye, table);
+    case 1: return thermal_response(T9 + dT, rho, ion_sum, ye, table);
+    case 2: return thermal_response(T9 - dT, rho, ion_sum, ye, table);
+    case 3: return thermal_response(T9, rho, ion_sum, ye + de, table);
+    default: return thermal_response(T9, rho, ion_sum, ye - de, table);
   }
 }
 ZONEODE_HD inline ThermalSlopes thermal_slopes_from(const ThermalResponse (&point)[thermal_slope_points], double T9,
@@ -211,10 +214,11 @@ ZONEODE_HD inline ThermalSlopes thermal_slopes_from(const ThermalResponse (&poin
   }
   return s;
 }
-ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion_sum, double ye) {
+ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion_sum, double ye,
+                                               const ElectronGasTableView* table = nullptr) {
   ThermalResponse point[thermal_slope_points];
   for (int k = 0; k < thermal_slope_points; ++k)
-    if (thermal_slope_point_needed(k, ye)) point[k] = thermal_slope_point(k, T9, rho, ion_sum, ye);
+    if (thermal_slope_point_needed(k, ye)) point[k] = thermal_slope_point(k, T9, rho, ion_sum, ye, table);
   return thermal_slopes_from(point, T9, ion_sum, ye);
 }
 
