@@ -36,7 +36,8 @@
 // machine (zoneode-eos-cost), so on the host self-heating reads c_v and the energy per added
 // electron (energy_per_ye, below) from a table of this gas (physics/eos_table.hpp, built below at
 // first use; ~0.1 us a call, c_v within 2.2e-7) unless the deck
-// says physics.eos: exact; device code evaluates the quadrature.
+// says physics.eos: exact; device code reads the GPU backend's copy of the table (StepView::eos_table),
+// or with physics.eos: exact evaluates the quadrature.
 // Host/device: no containers, no exceptions; the nodes are local constants.
 #pragma once
 
@@ -340,7 +341,7 @@ inline const ElectronGasTableView& host_electron_gas_table() {
 
 // Electrons and positrons [erg/(g K)] (ye = sum Z Y [mol/g]): from the table on the host within its
 // range (physics/eos_table.hpp, within 1e-6 of the exact gas) unless physics.eos is exact, else
-// (and in device code) exact.
+// (and in device code: electron_gas_response reads the device copy) exact.
 ZONEODE_HD inline double electron_specific_heat(double temperature, double density, double ye) {
 #if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
   double c = 0.0;

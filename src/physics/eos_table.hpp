@@ -29,8 +29,9 @@
 // off the nodes and at every switch of the exact quadrature's layout; q within 1e-6 of
 // (|du/dYe| + N_A k T) there (measured 4.0e-7, at the pairs' onset at low density). The nodes
 // double (~2 MB); the build's cost does not (one exact-gas call gives both).
-// Host/device: the lookup is ZONEODE_HD (no allocation); the table is built and held on the host
-// only: device code (the GPU backend's serial self-heating) evaluates the exact gas (not uploaded).
+// Host/device: the lookup is ZONEODE_HD (no allocation); the table is built on the host, and the GPU
+// backend uploads a copy that device code reads through StepView::eos_table (2026-12-07; before,
+// device code evaluated the exact gas).
 #pragma once
 
 #include <cmath>

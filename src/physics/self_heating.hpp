@@ -13,7 +13,8 @@
 // released; tests/test_self_heating_energy.cpp now holds U's rise to the mass-excess energy
 // released within 1e-6 for every method. On the host c_v and du_ele/dYe come from one read of the
 // table (physics/eos_table.hpp; c_v within 2.2e-7, du_ele/dYe within 4e-7 of |du/dYe| + N_A k T)
-// unless physics.eos: exact; device code evaluates the exact gas.
+// unless physics.eos: exact; device code reads the GPU backend's copy of the same table
+// (StepView::eos_table), or with physics.eos: exact the exact gas.
 //
 // T9 is one more variable of every method's integrated state, inside the step and in the error
 // estimate: the implicit method (integrators/implicit.hpp) carries it in its Rosenbrock stages with
