@@ -341,6 +341,49 @@ TEST(BdfRounding, OneUlpDoesNotChangeTheSteps) {
   }
 }
 
+// The same rule on trace species near atol (bdf.hpp, newton_weight): s150 at rtol 1e-8, atol 1e-16,
+// the two zones of inputs/s150.yaml (seed 1) where o17 at 2-7e-16 mol/g moved most with he4 one ulp
+// larger while the Newton test weighed species with the error test's atol (zone 139: 1.16 x rtol,
+// zone 0: 0.12; with atol / 100, 4.5e-4 x rtol on all 1,024 zones). Each must keep its steps and
+// stay within 1e-3 x rtol on every abundance above atol.
+TEST(BdfRounding, TraceSpeciesNearAtolFollowTheRule) {
+  const Network network = generate_network(generator_preset("s150"));
+  const double rtol = 1e-8, atol = 1e-16;
+  std::vector<double> Y = helium_carbon(network);
+  std::vector<double> Y_ulp = Y;
+  for (int i = 0; i < network.species_count(); ++i)
+    if (network.species[i].name == "he4") Y_ulp[i] = std::nextafter(Y[i], 1.0);
+  struct Conditions {
+    double T9, rho;
+  };
+  for (const Conditions& zone : {Conditions{1.0063425180007397, 5372283.312694988},    // deck zone 139
+                                 Conditions{1.0733050485334334, 6327349.409691545}}) {  // deck zone 0
+    IntegratorSettings s = adaptive(IntegrationMethod::bdf, rtol, 1e-10, 1e-3);
+    s.atol = atol;
+    s.abundance_floor = 1e-30;
+    s.max_mass_drift = 1e-2;
+    const Burn a = burn(network, s, Y, zone.T9, zone.rho);
+    const Burn b = burn(network, s, Y_ulp, zone.T9, zone.rho);
+    ASSERT_EQ(a.result.status, zone_ok);
+    EXPECT_EQ(b.result.steps, a.result.steps) << zone.T9;
+    EXPECT_EQ(b.result.rejected_steps, a.result.rejected_steps) << zone.T9;
+    double worst = 0.0;
+    int worst_species = -1;
+    for (int i = 0; i < network.species_count(); ++i) {
+      const double big = std::fmax(std::fabs(a.Y[i]), std::fabs(b.Y[i]));
+      const double d = big > atol ? std::fabs(a.Y[i] - b.Y[i]) / big : 0.0;
+      if (d > worst) {
+        worst = d;
+        worst_species = i;
+      }
+    }
+    std::printf("bdf s150 T9 %.4f rho %.3e, he4 one ulp larger: %d steps, worst %.2e x rtol (%s at %.2e)\n", zone.T9,
+                zone.rho, a.result.steps, worst / rtol, worst_species < 0 ? "-" : network.species[worst_species].name.c_str(),
+                worst_species < 0 ? 0.0 : a.Y[worst_species]);
+    EXPECT_LE(worst, 1e-3 * rtol) << zone.T9;
+  }
+}
+
 TEST(BdfDeck, TakesTheGpuBackendRefusesSelfHeatingAndTheGeometricSchedule) {
   const std::string deck = std::string(ZONEODE_SOURCE_DIR) + "/inputs/quick.yaml";
   EXPECT_EQ(load_deck(deck, {"integrator.method=bdf", "integrator.schedule=adaptive"}).integrator.method,

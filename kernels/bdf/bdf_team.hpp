@@ -202,7 +202,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           const double x = ratio_scale * update[i];
           iterate[i] += x;
           correction[i] += x;
-          return fabs(x) / (settings.atol + settings.rtol * fabs(history[i]));
+          return fabs(x) / newton_weight(settings, history[i]);
         });
         const double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
         update_newton_energy(c, release, psi_energy, energy_dot, energy, energy_correction);
