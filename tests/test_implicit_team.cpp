@@ -297,6 +297,52 @@ TEST(ImplicitTeam, SelfHeatingMatchesTheSerialMethodUnderTheGpuRule) {
   }
 }
 
+// The e-/e+ table a device reads (StepView::eos_table: the GPU backend's copy of the host's table,
+// physics.eos: table): the heated team and the serial method both read the one the view carries. A
+// host copy stands in for the device's; with ln c raised by ln 2 (the electrons' c_v doubled) the
+// team's final T9 moves (so the team read the view's table, not the host's own or the exact gas), and
+// with either table the team keeps the serial method's steps within the rule.
+TEST(ImplicitTeam, SelfHeatingReadsTheEosTableItsViewCarries) {
+  const auto cases = heated_cases();
+  HeatedCase c = cases.front().second;  // the default network with captures, He burning
+  c.physics.eos = EosEvaluation::table;
+  const CompactNetwork compact(c.network, c.physics);
+  const MethodData data(IntegrationMethod::implicit, compact);
+  const ImplicitSchedule schedule(*data.implicit(), 256);
+  MethodNetwork network = data.view();
+  network.rates.fit_table = nullptr;  // as on a device: the fits evaluated directly
+  ElectronGasTable copy = build_electron_gas_table();
+  copy.refresh_view();
+  network.step.eos_table = &copy.view;
+  const IntegratorSettings s = settings_for(StepSchedule::adaptive, c.end_time);
+  const Zone zone = heated_zones(c)[4];
+  auto final_state = [&](double& T9_serial, double& T9_team) {
+    const Outcome serial = run_serial(network, s, zone);
+    const Outcome team = run_team<true, true>(network, schedule.view(), s, zone, {256, 32, Order::forward});
+    EXPECT_EQ(serial.result.status, zone_ok);
+    EXPECT_EQ(team.result.status, zone_ok);
+    EXPECT_EQ(team.result.steps, serial.result.steps);
+    double worst = 0.0;
+    for (int i = 0; i < compact.species_count(); ++i) {
+      const double a = serial.Y[i], b = team.Y[i], size = std::fmax(std::fabs(a), std::fabs(b));
+      if (size > s.atol) worst = std::fmax(worst, std::fabs(a - b) / size);
+    }
+    T9_serial = serial.result.final_T9;
+    T9_team = team.result.final_T9;
+    worst = std::fmax(worst, std::fabs(T9_serial - T9_team) / T9_serial);
+    EXPECT_LE(worst, 1e-3 * s.rtol);
+  };
+  double serial_T9 = 0.0, team_T9 = 0.0, serial_doubled = 0.0, team_doubled = 0.0;
+  final_state(serial_T9, team_T9);
+  for (double& log_c : copy.log_c) log_c += std::log(2.0);
+  final_state(serial_doubled, team_doubled);
+  const double rise = team_T9 / zone.T9 - 1.0, doubled_rise = team_doubled / zone.T9 - 1.0;
+  std::printf("  T9 %.3f -> %.6f with the host's table, %.6f with the electrons' c_v doubled\n", zone.T9, team_T9,
+              team_doubled);
+  EXPECT_GT(rise, 1e-3);
+  EXPECT_LT(doubled_rise, (1.0 - 1e-3) * rise) << "the team did not read the view's table";
+}
+
 // Planted faults of the heated team: each must fail the rule above (adaptive, the schedule runs
 // use), tried case by case until one fails it. Measured: either fails every case, the corner
 // dropped by 7e-4 and 0-2 of 8 zones with the serial steps, the stage rate factors at the step's T9

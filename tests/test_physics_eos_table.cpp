@@ -160,6 +160,8 @@ TEST(PhysicsEosTable, AGivenTableIsTheOneRead) {
   EXPECT_EQ(doubled.energy_per_ye, host.energy_per_ye);  // q is not changed
   const ThermalResponse at = thermal_response(2.0, rho, 0.3, ye, &copy.view);
   EXPECT_NEAR(at.cv - thermal_response(2.0, rho, 0.3, ye).cv, host.specific_heat, 1e-12 * at.cv);
+  EXPECT_EQ(electron_gas_response(T, rho, 0.0, &copy.view).specific_heat,
+            electron_gas_response_exact(T, rho, 0.0).specific_heat);  // Ye 0
   const double far_T = 5e11;  // T9 500: beyond the table
   EXPECT_EQ(electron_gas_response(far_T, rho, ye, &copy.view).specific_heat,
             electron_gas_response_exact(far_T, rho, ye).specific_heat);

@@ -239,7 +239,7 @@ class GpuBackend final : public Backend {
     args_.settings = settings;
     self_heating_ = network.physics().self_heating;
     // Self-heating's e-/e+ gas from the host's table (physics/eos_table.hpp, ~2 MB) on the device too,
-    // read by the same lookup (the same bits as the host's reads); physics.eos: exact leaves it out
+    // read by the same lookup (the device's log, atan and exp round as its own); physics.eos: exact leaves it out
     // and device code evaluates the exact gas. Measured on an H100 before (2026-12-07, rpz24-short,
     // 2,048 zones, exact gas): heated lds 12,779 ns per zone-step against 940 unheated.
     if (self_heating_ && network.physics().eos == EosEvaluation::table) {

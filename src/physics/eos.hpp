@@ -341,7 +341,7 @@ inline const ElectronGasTableView& host_electron_gas_table() {
 
 // Electrons and positrons [erg/(g K)] (ye = sum Z Y [mol/g]): from the table on the host within its
 // range (physics/eos_table.hpp, within 1e-6 of the exact gas) unless physics.eos is exact, else
-// (and in device code: electron_gas_response reads the device copy) exact.
+// (and in device code, whose self-heating reads electron_gas_response instead) exact.
 ZONEODE_HD inline double electron_specific_heat(double temperature, double density, double ye) {
 #if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
   double c = 0.0;
@@ -378,8 +378,9 @@ ZONEODE_HD inline ElectronGasResponse electron_gas_response_exact(double tempera
 // The same from a table within its range (both from one stencil; c_v within 2.2e-7, energy_per_ye
 // within the accuracy tests/test_physics_eos_table.cpp states), else from the exact gas. The table:
 // `table` where given (the GPU backend's device copy: StepView::eos_table), else on the host the
-// host's own unless physics.eos is exact; device code without one evaluates the exact gas. The
-// same table read by the same code gives the host's bits on a device too.
+// host's own unless physics.eos is exact; device code without one evaluates the exact gas. A device
+// reads the host's nodes with the same weights, its log, atan and exp rounding as the device's do
+// (not the host's bits: within the implicit GPU rule).
 ZONEODE_HD inline ElectronGasResponse electron_gas_response(double temperature, double density, double ye,
                                                             const ElectronGasTableView* table = nullptr) {
 #if !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
