@@ -148,21 +148,21 @@ class Uploads final : public gpu::DeviceUploads {
   std::deque<DeviceArray<std::byte>> buffers_;  // stable addresses
 };
 
+// A copy of `host` in device memory (its arrays and the view over them), kept as long as `uploads`.
+const ElectronGasTableView* upload_electron_gas_table(Uploads& uploads, const ElectronGasTableView& host) {
+  const std::size_t rows = static_cast<std::size_t>(host.rows);
+  const std::size_t nodes = static_cast<std::size_t>(host.row_offset[host.rows]);
+  ElectronGasTableView device = host;
+  device.log_c = static_cast<const double*>(uploads.upload(host.log_c, nodes * sizeof(double)));
+  device.ye_energy = static_cast<const double*>(uploads.upload(host.ye_energy, nodes * sizeof(double)));
+  device.row_first = static_cast<const int*>(uploads.upload(host.row_first, rows * sizeof(int)));
+  device.row_end = static_cast<const int*>(uploads.upload(host.row_end, rows * sizeof(int)));
+  device.row_offset = static_cast<const int*>(uploads.upload(host.row_offset, (rows + 1) * sizeof(int)));
+  return static_cast<const ElectronGasTableView*>(uploads.upload(&device, sizeof(device)));
+}
+
 class GpuBackend final : public Backend {
  public:
-  // A copy of `host` in device memory (its arrays and the view over them), kept for the backend's life.
-  const ElectronGasTableView* upload_electron_gas_table(const ElectronGasTableView& host) {
-    const std::size_t rows = static_cast<std::size_t>(host.rows);
-    const std::size_t nodes = static_cast<std::size_t>(host.row_offset[host.rows]);
-    ElectronGasTableView device = host;
-    device.log_c = static_cast<const double*>(uploads_.upload(host.log_c, nodes * sizeof(double)));
-    device.ye_energy = static_cast<const double*>(uploads_.upload(host.ye_energy, nodes * sizeof(double)));
-    device.row_first = static_cast<const int*>(uploads_.upload(host.row_first, rows * sizeof(int)));
-    device.row_end = static_cast<const int*>(uploads_.upload(host.row_end, rows * sizeof(int)));
-    device.row_offset = static_cast<const int*>(uploads_.upload(host.row_offset, (rows + 1) * sizeof(int)));
-    return static_cast<const ElectronGasTableView*>(uploads_.upload(&device, sizeof(device)));
-  }
-
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
       : ops_(variant_ops(selection.method, selection.kernel)), kernel_(selection.kernel),
         batch_zones_(options.batch_zones), expected_zones_(options.zones) {
@@ -239,11 +239,10 @@ class GpuBackend final : public Backend {
     args_.settings = settings;
     self_heating_ = network.physics().self_heating;
     // Self-heating's e-/e+ gas from the host's table (physics/eos_table.hpp, ~2 MB) on the device too,
-    // read by the same lookup (the device's log, atan and exp round as its own); physics.eos: exact leaves it out
-    // and device code evaluates the exact gas. Measured on an H100 before (2026-12-07, rpz24-short,
-    // 2,048 zones, exact gas): heated lds 12,779 ns per zone-step against 940 unheated.
+    // read by the same lookup (the device's log, atan and exp round as its own); physics.eos: exact
+    // leaves it out and device code evaluates the exact gas (the cost measured below).
     if (self_heating_ && network.physics().eos == EosEvaluation::table) {
-      if (device_eos_table_ == nullptr) device_eos_table_ = upload_electron_gas_table(host_electron_gas_table());
+      if (device_eos_table_ == nullptr) device_eos_table_ = upload_electron_gas_table(uploads_, host_electron_gas_table());
       args_.step.eos_table = device_eos_table_;
     }
     // Self-heating makes T9 a variable of the integrated state (integrators/implicit.hpp, qss2.hpp,

@@ -10,7 +10,6 @@
 #include "common/numbers.hpp"
 #include "physics/partition_table.hpp"
 
-
 namespace zoneode {
 
 namespace {
