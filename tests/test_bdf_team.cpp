@@ -10,13 +10,16 @@
 // The serial path holds because bdf rounds its step factors to a grid (bdf.hpp,
 // quantize_step_factor): with the team's growth factor left unrounded (a planted fault, tried by
 // hand) 0-1 of 8 zones per case keep the serial path and every case fails; with it, 8 of 8 on every
-// case, within 1.4e-11 (the reductions' rounding; 7e-11 before the Newton weight of 2026-12-07).
+// case, within 5.2e-12 since the serial method's species sums round as the team's (1.4e-11 with
+// them in list order; 7e-11 before the Newton weight of 2026-12-07).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <cstdio>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -125,7 +128,9 @@ CaseSummary check_network(const Network& raw, double end_time, double rtol, int 
     if (same_path(first.result, serial.result)) {
       ++summary.same;
       summary.worst_same = std::fmax(summary.worst_same, difference);
-      EXPECT_LE(difference, 1e-10) << "the same path, yet more than rounding apart";
+      // 1e-11: the serial method's species sums round as the team's (species_rates_in_lanes); with
+      // them in list order the team was up to 1.4e-11 away on these cases.
+      EXPECT_LE(difference, 1e-11) << "the same path, yet more than rounding apart";
       EXPECT_LE(std::fabs(first.result.energy_generation_rate - serial.result.energy_generation_rate),
                 1e-10 * std::fabs(serial.result.energy_generation_rate));
     } else {
@@ -173,6 +178,51 @@ TEST(BdfTeam, TakesTheSerialPathOnTheReaclibSlice) {
     list = std::string(ZONEODE_SOURCE_DIR) + "/inputs/networks/rp-z24.nuclides";
   }
   check_network(read_reaclib(path, read_nuclide_list(list)), 1e-3, 1e-6, 8);
+}
+
+// The serial bdf's right-hand side (species_rates_in_lanes, jacobian.hpp) rounds as the team's
+// species_rates_team: bitwise, on s150 (three species of ~690 terms) and rp-z12 with fluxes spread
+// over 40 decades; the list-order sum (species_rates) differs, and so does a planted other tree.
+TEST(BdfTeam, SerialSpeciesRatesRoundAsTheTeams) {
+  std::vector<Network> networks{with_electron_captures(generate_network(generator_preset("s150")))};
+  const std::string dir = ZONEODE_REACLIB_DATA;
+  if (std::ifstream(dir + "/rp-z12.reaclib") && std::ifstream(dir + "/rp-z12.nuclides"))
+    networks.push_back(read_reaclib(dir + "/rp-z12.reaclib", read_nuclide_list(dir + "/rp-z12.nuclides")));
+  for (const Network& raw : networks) {
+    const CompactNetwork compact(raw, {});
+    const StepView net = compact.step_view();
+    std::mt19937_64 random(7);
+    std::uniform_real_distribution<double> exponent(-30.0, 10.0);
+    std::vector<double> flux(net.reaction_count);
+    for (double& f : flux) f = std::pow(10.0, exponent(random));
+    const int n = net.species_count;
+    std::vector<double> team_rates(n, NAN), serial(n, NAN), list_order(n, NAN);
+    implicit_team::species_rates_team(EmulatedTeam{256, 32, Order::reverse}, net, flux.data(),
+                                      [&](int i, double value) { team_rates[i] = value; });
+    species_rates_in_lanes(net, flux.data(), serial.data());
+    species_rates(net, flux.data(), list_order.data());
+    int list_differs = 0, planted_differs = 0;
+    for (int i = 0; i < n; ++i) {
+      EXPECT_TRUE(same_bits(team_rates[i], serial[i])) << raw.name << " species " << i;
+      list_differs += !same_bits(list_order[i], serial[i]);
+      // Planted: the lanes added in another tree, ((v0 + v2) + (v1 + v3)) + ...
+      double v[2][8] = {};
+      for (int lane = 0; lane < species_sum_lanes; ++lane) {
+        double part[2] = {0.0, 0.0};
+        species_rate_lane_part(net, i, lane, species_sum_lanes, flux.data(), part);
+        v[0][lane] = part[0];
+        v[1][lane] = part[1];
+      }
+      double planted[2];
+      for (int s = 0; s < 2; ++s)
+        planted[s] = ((v[s][0] + v[s][2]) + (v[s][1] + v[s][3])) + ((v[s][4] + v[s][6]) + (v[s][5] + v[s][7]));
+      planted_differs += !same_bits(planted[0] - planted[1], serial[i]);
+    }
+    std::printf("    %s: %d species, the list order differs on %d, the planted tree on %d\n", raw.name.c_str(), n,
+                list_differs, planted_differs);
+    EXPECT_GT(list_differs, 0) << "the check cannot tell the orders apart";
+    EXPECT_GT(planted_differs, 0) << "the planted tree is not caught";
+  }
 }
 
 }  // namespace

@@ -190,23 +190,15 @@ ZONEODE_HD inline void factor(const Team& team, const ImplicitScheduleView& sc, 
       });
 }
 
-// Lanes that add one species' F+ and F- terms together (team.group_sums): the heaviest species
-// (s150's neutron: 686 terms) would otherwise hold its phase back by one thread's whole list.
-inline constexpr int species_sum_lanes = 8;
-
 // dY_i/dt = F+_i - F-_i from the fluxes, for every species, given to set(i, value): each species by
-// species_sum_lanes lanes, each lane every lanes-th term of both lists, in a fixed tree (rounded
-// differently from creation_sum - destruction_sum). Ends with the team's barrier.
+// species_sum_lanes lanes (species_rate_lane_part, jacobian.hpp), their parts added in a fixed tree
+// (species_rates_in_lanes' rounding, which bdf's serial method takes; rounded differently from
+// creation_sum - destruction_sum). Ends with the team's barrier.
 template <typename Team, typename Set>
 ZONEODE_HD inline void species_rates_team(const Team& team, const StepView& net, const double* flux, Set&& set) {
   team.template group_sums<2>(
       net.species_count, species_sum_lanes,
-      [&](int i, int lane, int lanes, double (&v)[2]) {
-        for (int k = net.creation_offsets[i] + lane; k < net.creation_offsets[i + 1]; k += lanes)
-          v[0] += flux_term(net.creation_reaction, net.creation_factor, k, flux);
-        for (int k = net.destruction_offsets[i] + lane; k < net.destruction_offsets[i + 1]; k += lanes)
-          v[1] += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
-      },
+      [&](int i, int lane, int lanes, double (&v)[2]) { species_rate_lane_part(net, i, lane, lanes, flux, v); },
       [&](int i, const double (&v)[2]) { set(i, v[0] - v[1]); });
 }
 
@@ -396,12 +388,19 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   if (weak)
     terms.energy_dot_screening_column =
         team.sum(n, [&](int i) { return temperature_row_weight(net, at, i) * w.screening_column[i]; });
+  // T's row needs J's column sums weighted by row. Every product first, in column order, into the
+  // matrix's room (free until M is made from J; its filled positions include every J entry): one
+  // thread per product, so the index and entry loads of all of them are in flight at once. Then each
+  // column's sum over its contiguous products, in the serial scatter's entry order (the same
+  // additions, the same bits). A thread summing its column straight from the index lists waited on
+  // three dependent global loads per term (p's and he4's columns hold ~150 terms on rp-z24).
+  team.for_each(sc.column_entry_offsets[n], [&](int k) {
+    const int e = sc.column_entries[k];
+    w.matrix[k] = temperature_row_weight(net, at, jac.entry_row[e]) * w.jacobian[e];
+  });
   team.for_each(n, [&](int j) {
     double column_sum = 0.0;
-    for (int k = sc.column_entry_offsets[j]; k < sc.column_entry_offsets[j + 1]; ++k) {
-      const int e = sc.column_entries[k];
-      column_sum += temperature_row_weight(net, at, jac.entry_row[e]) * w.jacobian[e];
-    }
+    for (int k = sc.column_entry_offsets[j]; k < sc.column_entry_offsets[j + 1]; ++k) column_sum += w.matrix[k];
     w.temperature_row[j] = temperature_row_value(net, terms, j, column_sum, w.energy_row[j]);
   });
   CompositionRates change_dT9;

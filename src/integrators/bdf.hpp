@@ -322,7 +322,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
       zone_rate_factors(rates, evaluated_T9, rho, work.rate_factor);
     }
     zone_fluxes(net, work.rate_factor, y, work.flux, evaluated_T9, rho);
-    species_rates(net, work.flux, f);
+    species_rates_in_lanes(net, work.flux, f);  // the team kernel's rounding (jacobian.hpp)
     release = energy_release_rate(net, work.flux);
     if (heating)
       heating_value = heating_rate(release, composition_rates_of(net, f), evaluated_T9, rho, ion_sum(net, y),

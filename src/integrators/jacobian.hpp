@@ -118,6 +118,65 @@ ZONEODE_HD inline void species_rates(const StepView& net, const Fluxes& flux, Ou
   for (int i = 0; i < net.species_count; ++i) dydt[i] = creation_sum(net, i, flux) - destruction_sum(net, i, flux);
 }
 
+// The team kernels' species sums (kernels/implicit/implicit_team.hpp, species_rates_team): species
+// i's F+ and F- terms over species_sum_lanes lanes, lane l adding every lanes-th term from the l-th
+// (v[0] += F+ terms, v[1] += F- terms), so that the heaviest species (s150's neutron: 686 terms)
+// does not hold the team's phase back by one thread's whole list.
+inline constexpr int species_sum_lanes = 8;
+template <typename Fluxes>
+ZONEODE_HD inline void species_rate_lane_part(const StepView& net, int i, int lane, int lanes, const Fluxes& flux,
+                                              double (&v)[2]) {
+  for (int k = net.creation_offsets[i] + lane; k < net.creation_offsets[i + 1]; k += lanes)
+    v[0] += flux_term(net.creation_reaction, net.creation_factor, k, flux);
+  for (int k = net.destruction_offsets[i] + lane; k < net.destruction_offsets[i + 1]; k += lanes)
+    v[1] += flux_term(net.destruction_reaction, net.destruction_factor, k, flux);
+}
+
+// One list's terms [begin, end) as species_sum_lanes = 8 lanes add them (lane l: terms begin + l,
+// begin + l + 8, ... in order, from 0) and the team's tree then adds the lanes, ((v0 + v1) + (v2 +
+// v3)) + ((v4 + v5) + (v6 + v7)): eight independent sums in one pass (a lane without terms adds 0).
+template <typename Fluxes>
+ZONEODE_HD inline double lane_tree_sum(const reaction_index_t* reaction, const stoich_factor_t* factor, int begin,
+                                       int end, const Fluxes& flux) {
+  static_assert(species_sum_lanes == 8, "written out for eight lanes");
+  double v0 = 0.0, v1 = 0.0, v2 = 0.0, v3 = 0.0, v4 = 0.0, v5 = 0.0, v6 = 0.0, v7 = 0.0;
+  int k = begin;
+  for (; k + 8 <= end; k += 8) {
+    v0 += flux_term(reaction, factor, k, flux);
+    v1 += flux_term(reaction, factor, k + 1, flux);
+    v2 += flux_term(reaction, factor, k + 2, flux);
+    v3 += flux_term(reaction, factor, k + 3, flux);
+    v4 += flux_term(reaction, factor, k + 4, flux);
+    v5 += flux_term(reaction, factor, k + 5, flux);
+    v6 += flux_term(reaction, factor, k + 6, flux);
+    v7 += flux_term(reaction, factor, k + 7, flux);
+  }
+  if (k < end) v0 += flux_term(reaction, factor, k, flux);
+  if (k + 1 < end) v1 += flux_term(reaction, factor, k + 1, flux);
+  if (k + 2 < end) v2 += flux_term(reaction, factor, k + 2, flux);
+  if (k + 3 < end) v3 += flux_term(reaction, factor, k + 3, flux);
+  if (k + 4 < end) v4 += flux_term(reaction, factor, k + 4, flux);
+  if (k + 5 < end) v5 += flux_term(reaction, factor, k + 5, flux);
+  if (k + 6 < end) v6 += flux_term(reaction, factor, k + 6, flux);
+  return ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7));
+}
+
+// dY_i/dt = F+_i - F-_i rounded as the team kernels round it (species_rates_team: the lanes of
+// species_rate_lane_part, their parts added in the team's tree, then the difference). bdf's serial
+// method evaluates its right-hand side so, so that its team kernel on a GPU takes the CPU's rounding
+// there: in the list order the team emulated on the CPU was 4.5e-3 x rtol from the serial method on
+// s150 at rtol 1e-8, with this 3.5e-4 (validation/README.md, "The Newton test's atol").
+template <typename Fluxes, typename Out>
+ZONEODE_HD inline void species_rates_in_lanes(const StepView& net, const Fluxes& flux, Out dydt) {
+  for (int i = 0; i < net.species_count; ++i) {
+    const double plus = lane_tree_sum(net.creation_reaction, net.creation_factor, net.creation_offsets[i],
+                                      net.creation_offsets[i + 1], flux);
+    const double minus = lane_tree_sum(net.destruction_reaction, net.destruction_factor, net.destruction_offsets[i],
+                                       net.destruction_offsets[i + 1], flux);
+    dydt[i] = plus - minus;
+  }
+}
+
 // Screening's composition dependence. flux_r = exp(h_r) g_r(Y) with h_r a function of ye and z2,
 // so d flux_r / dY_m = exp(h_r) dg_r/dY_m (the slots) + flux_r (dh_r/dye Z_m + dh_r/dz2 Z_m^2).
 // Weak screening's two slopes are equal and chugunov2007's dh/dz2 is 0, so q_r = flux_r dh_r/dye
