@@ -348,8 +348,9 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
     const double z2 = weak ? z2_sum(team, net, Y) : 0.0;
     screening = temperature_screening(T9, rho, ye, z2);
   }
+  const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once per thread, not per set
   team.for_each(net.reaction_count, [&](int r) {
-    double d_rate = reaction_rate_factor_dT9(network.rates, r, T9, rho);
+    double d_rate = reaction_rate_factor_dT9(network.rates, r, T9, fit, rho);
     if (screened) d_rate = screened_rate_factor_dT9(net, r, d_rate, w.rate_factor[r], screening);
     w.flux[r] = reaction_flux(net, r, d_rate, Y, ye);
   });
@@ -438,8 +439,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   // Every reaction's rate factor at T9 [GK] into out (the device path of zone_rate_factors: the
   // fits evaluated directly, RateView::fit_table is host only).
   auto rate_factors_at = [&](double at_T9, double* out) {
+    const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(at_T9));  // once per thread, not per set
     team.for_each(network.rates.reaction_count,
-                  [&](int r) { out[r] = reaction_rate_factor(network.rates, r, at_T9, rho); });
+                  [&](int r) { out[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); });
   };
   if (control.running()) rate_factors_at(T9, w.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;

@@ -34,12 +34,25 @@
 
 namespace zoneode {
 
-// lambda(T9) of one REACLIB set.
-ZONEODE_HD inline double reaclib_set_lambda(const double* a, double T9) {
+// The powers of T9 a REACLIB set's fit takes. They are the same for every set at one T9, so the
+// rate factors' loops take them once (per reaction, or per thread and T9 in the GPU team kernels:
+// the cbrt and log per set were ~10% of a self-heated implicit team step's instructions on the
+// H100, 2026-12-07). The same values as computed per set: the same bits.
+struct ReaclibPowers {
+  double T9, T9_13, T9_53, log_T9;
+};
+ZONEODE_HD inline ReaclibPowers reaclib_powers(double T9) {
   const double T9_13 = cbrt(T9);
-  const double T9_53 = T9 * T9_13 * T9_13;
-  return exp(a[0] + a[1] / T9 + a[2] / T9_13 + a[3] * T9_13 + a[4] * T9 + a[5] * T9_53 +
-             a[6] * log(T9));
+  return {T9, T9_13, T9 * T9_13 * T9_13, log(T9)};
+}
+
+// lambda(T9) of one REACLIB set.
+ZONEODE_HD inline double reaclib_set_lambda(const double* a, const ReaclibPowers& p) {
+  return exp(a[0] + a[1] / p.T9 + a[2] / p.T9_13 + a[3] * p.T9_13 + a[4] * p.T9 + a[5] * p.T9_53 +
+             a[6] * p.log_T9);
+}
+ZONEODE_HD inline double reaclib_set_lambda(const double* a, double T9) {
+  return reaclib_set_lambda(a, reaclib_powers(T9));
 }
 
 // Everything of reaction r's flux that does not depend on abundances:
@@ -62,19 +75,26 @@ ZONEODE_HD inline double reaction_density_factor(const RateView& net, int r, dou
 // Microphysics, justified in inputs/README.md ("Above T9 10"). A NaN T9 passes through.
 inline constexpr double reaclib_fit_max_T9 = 10.0;  // [GK]
 ZONEODE_HD inline double reaclib_fit_T9(double T9) { return T9 > reaclib_fit_max_T9 ? reaclib_fit_max_T9 : T9; }
-ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, double T9, double rho) {
-  const double T9_fit = reaclib_fit_T9(T9);
+// fit: reaclib_powers(reaclib_fit_T9(T9)), which a caller evaluating many reactions at one T9 takes once.
+ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, const ReaclibPowers& fit, double rho) {
   double lambda = 0.0;
   for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
-    lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, T9_fit);
+    lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, fit);
   }
   return reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
 }
-ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
-  const double factor = reaction_rate_factor_fitted(net, r, T9, rho);
+ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, double T9, double rho) {
+  return reaction_rate_factor_fitted(net, r, reaclib_powers(reaclib_fit_T9(T9)), rho);
+}
+ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, const ReaclibPowers& fit,
+                                              double rho) {
+  const double factor = reaction_rate_factor_fitted(net, r, fit, rho);
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return factor;
   return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
                                            net.pf_offsets[r], net.pf_offsets[r + 1], T9);
+}
+ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
+  return reaction_rate_factor(net, r, T9, reaclib_powers(reaclib_fit_T9(T9)), rho);
 }
 
 #if ZONEODE_RATE_TABLE_ON_HOST

@@ -225,12 +225,15 @@ ZONEODE_HD inline ThermalSlopes thermal_slopes(double T9, double rho, double ion
 
 // d lambda / d T9 of one REACLIB set (reaclib_set_lambda), analytic:
 // d ln lambda / d T9 = -a1/T9^2 - a2/(3 T9^(4/3)) + a3/(3 T9^(2/3)) + a4 + 5/3 a5 T9^(2/3) + a6/T9.
-ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, double T9) {
-  const double T9_13 = cbrt(T9);
+ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, const ReaclibPowers& p) {
+  const double T9 = p.T9, T9_13 = p.T9_13;
   const double T9_23 = T9_13 * T9_13;
   const double d_log = -a[1] / (T9 * T9) - a[2] / (3.0 * T9 * T9_13) + a[3] / (3.0 * T9_23) + a[4] +
                        (5.0 / 3.0) * a[5] * T9_23 + a[6] / T9;
-  return reaclib_set_lambda(a, T9) * d_log;
+  return reaclib_set_lambda(a, p) * d_log;
+}
+ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, double T9) {
+  return reaclib_set_lambda_dT9(a, reaclib_powers(T9));
 }
 
 // A reverse rate's partition-function ratio and its d/dT9 (central difference) at T9; ratio 1, slope
@@ -252,18 +255,24 @@ ZONEODE_HD inline void partition_ratio_and_slope(const RateView& net, int r, dou
 // d rate_factor_r / d T9 (reaction_rate_factor): the fits' derivative analytic; a reverse rate's
 // partition-function ratio (interpolated in a table) by a central difference.
 // Above the fits' range the fitted part is held at T9 10 (reaclib_fit_T9): its slope is 0 there.
-ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, double T9, double rho) {
+// fit: reaclib_powers(reaclib_fit_T9(T9)) (below T9 10 the powers of T9 itself), taken once by a
+// caller evaluating many reactions at one T9.
+ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, double T9, const ReaclibPowers& fit,
+                                                  double rho) {
   double d_lambda = 0.0;
   if (!(T9 > reaclib_fit_max_T9)) {
     for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
-      d_lambda += reaclib_set_lambda_dT9(net.set_coefficients + 7 * s, T9);
+      d_lambda += reaclib_set_lambda_dT9(net.set_coefficients + 7 * s, fit);
     }
   }
   const double d_fitted = reaction_density_factor(net, r, rho) * d_lambda * net.identical_factor[r];
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return d_fitted;
   double ratio = 1.0, d_ratio = 0.0;
   partition_ratio_and_slope(net, r, T9, ratio, d_ratio);
-  return d_fitted * ratio + reaction_rate_factor_fitted(net, r, T9, rho) * d_ratio;
+  return d_fitted * ratio + reaction_rate_factor_fitted(net, r, fit, rho) * d_ratio;
+}
+ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, double T9, double rho) {
+  return reaction_rate_factor_dT9(net, r, T9, reaclib_powers(reaclib_fit_T9(T9)), rho);
 }
 
 #if ZONEODE_RATE_TABLE_ON_HOST
