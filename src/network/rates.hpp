@@ -51,8 +51,11 @@ ZONEODE_HD inline double reaclib_set_lambda(const double* a, const ReaclibPowers
   return exp(a[0] + a[1] / p.T9 + a[2] / p.T9_13 + a[3] * p.T9_13 + a[4] * p.T9 + a[5] * p.T9_53 +
              a[6] * p.log_T9);
 }
+// The same from T9 alone (its powers per set: the static kernels' registers, kernels/RESOURCES.md).
 ZONEODE_HD inline double reaclib_set_lambda(const double* a, double T9) {
-  return reaclib_set_lambda(a, reaclib_powers(T9));
+  const double T9_13 = cbrt(T9);
+  const double T9_53 = T9 * T9_13 * T9_13;
+  return exp(a[0] + a[1] / T9 + a[2] / T9_13 + a[3] * T9_13 + a[4] * T9 + a[5] * T9_53 + a[6] * log(T9));
 }
 
 // Everything of reaction r's flux that does not depend on abundances:
@@ -83,8 +86,14 @@ ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r,
   }
   return reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
 }
+// The same from T9, the powers per set (the static kernels' registers: kernels/RESOURCES.md).
 ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r, double T9, double rho) {
-  return reaction_rate_factor_fitted(net, r, reaclib_powers(reaclib_fit_T9(T9)), rho);
+  const double T9_fit = reaclib_fit_T9(T9);
+  double lambda = 0.0;
+  for (int s = net.set_offsets[r]; s < net.set_offsets[r + 1]; ++s) {
+    lambda += reaclib_set_lambda(net.set_coefficients + 7 * s, T9_fit);
+  }
+  return reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
 }
 ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, const ReaclibPowers& fit,
                                               double rho) {
@@ -94,7 +103,10 @@ ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double
                                            net.pf_offsets[r], net.pf_offsets[r + 1], T9);
 }
 ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
-  return reaction_rate_factor(net, r, T9, reaclib_powers(reaclib_fit_T9(T9)), rho);
+  const double factor = reaction_rate_factor_fitted(net, r, T9, rho);
+  if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return factor;
+  return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
+                                           net.pf_offsets[r], net.pf_offsets[r + 1], T9);
 }
 
 #if ZONEODE_RATE_TABLE_ON_HOST
