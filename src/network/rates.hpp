@@ -35,9 +35,9 @@
 namespace zoneode {
 
 // The powers of T9 a REACLIB set's fit takes. They are the same for every set at one T9, so the
-// rate factors' loops take them once (per reaction, or per thread and T9 in the GPU team kernels:
-// the cbrt and log per set were ~10% of a self-heated implicit team step's instructions on the
-// H100, 2026-12-07). The same values as computed per set: the same bits.
+// implicit team kernels take them once per thread and T9 (the cbrt and log per set were ~10% of a
+// self-heated team step's instructions on the H100, 2026-12-07). The same values as computed per
+// set (the forms from T9 below, which keep the static kernels' registers): the same bits.
 struct ReaclibPowers {
   double T9, T9_13, T9_53, log_T9;
 };
