@@ -95,18 +95,18 @@ ZONEODE_HD inline double reaction_rate_factor_fitted(const RateView& net, int r,
   }
   return reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
 }
-ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, const ReaclibPowers& fit,
-                                              double rho) {
-  const double factor = reaction_rate_factor_fitted(net, r, fit, rho);
+// factor (reaction r's fitted rate factor) times its partition-function ratio at T9, where it has one.
+ZONEODE_HD inline double with_partition_ratio(const RateView& net, int r, double T9, double factor) {
   if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return factor;
   return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
                                            net.pf_offsets[r], net.pf_offsets[r + 1], T9);
 }
+ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, const ReaclibPowers& fit,
+                                              double rho) {
+  return with_partition_ratio(net, r, T9, reaction_rate_factor_fitted(net, r, fit, rho));
+}
 ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
-  const double factor = reaction_rate_factor_fitted(net, r, T9, rho);
-  if (net.pf_offsets == nullptr || net.pf_offsets[r] == net.pf_offsets[r + 1]) return factor;
-  return factor * partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
-                                           net.pf_offsets[r], net.pf_offsets[r + 1], T9);
+  return with_partition_ratio(net, r, T9, reaction_rate_factor_fitted(net, r, T9, rho));
 }
 
 #if ZONEODE_RATE_TABLE_ON_HOST
@@ -133,11 +133,7 @@ inline bool tabulated_rate_factors(const RateView& net, double T9, double rho, A
     }
   }
   if (net.pf_offsets != nullptr) {
-    for (int r = 0; r < net.reaction_count; ++r) {
-      if (net.pf_offsets[r] == net.pf_offsets[r + 1]) continue;
-      rate_factor[r] *= partition_function_ratio(net.pf_grid, net.pf_points, net.pf_log10_G, net.pf_row, net.pf_power,
-                                                 net.pf_offsets[r], net.pf_offsets[r + 1], T9);
-    }
+    for (int r = 0; r < net.reaction_count; ++r) rate_factor[r] = with_partition_ratio(net, r, T9, rate_factor[r]);
   }
   for (int k = table.direct_offsets[j]; k < table.direct_offsets[j + 1]; ++k) {
     const int r = table.direct[k];
