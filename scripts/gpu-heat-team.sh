@@ -17,6 +17,9 @@
 # Usage: scripts/gpu-heat-team.sh OUT
 #   HEAT_ZONES=256 zones validated   HEAT_TIMED_ZONES=2048 zones timed   HEAT_END_TIME=1e-3 [s]
 #   HEAT_EOS=table | exact (physics.eos of the heated runs, CPU and GPU alike)
+#   HEAT_DECK=inputs/bench/implicit/rpz24-short.yaml (another regime: e.g. inputs/s150.yaml with
+#   HEAT_SET="integrator.method=implicit integrator.schedule=adaptive integrator.atol=1e-16"), HEAT_SET:
+#   deck settings added to every run (KEY=VALUE, space-separated)
 #   GPU_PHYSICS_SKIP_BUILD=1 use the build as it is   ZONEODE_BUILD_DIR=build-heat
 #   GPU_PHYSICS_FAKE=1 a rehearsal without a GPU: "GPU" runs are CPU runs (one thread), small counts;
 #                      its validation compares the CPU with itself (the plumbing, not the kernels)
@@ -54,8 +57,10 @@ if [ "${GPU_PHYSICS_SKIP_BUILD:-0}" != 1 ] && [ "$fake" != 1 ]; then
   echo "built in $((SECONDS - t0)) s"
 fi
 zoneode=$build/zoneode
-deck=inputs/bench/implicit/rpz24-short.yaml
+deck=${HEAT_DECK:-inputs/bench/implicit/rpz24-short.yaml}
+regime=$(basename "$deck" .yaml)
 common=("$deck" --quiet --force --set integrator.end_time="$end_time")
+for s in ${HEAT_SET:-}; do common+=(--set "$s"); done
 eos=${HEAT_EOS:-table}
 heated=(--set physics.self_heating=true --set physics.eos="$eos")  # eos is a self-heating setting
 cpu=(--backend cpu --threads "$cores")
@@ -99,7 +104,7 @@ print(f"{len(same)} {int(same.sum())} {worst:.2e} {T_rel.max():.2e} {rise.min():
 PY
 }
 
-echo "== validation: $zones zones of rpz24-short to $end_time s, kernels: $kernels"
+echo "== validation: $zones zones of $regime (${HEAT_SET:-as the deck}) to $end_time s, kernels: $kernels"
 t1=$SECONDS
 declare -A cases=([heated]="" [heated+weak]="physics.screening=weak")
 : >"$work/validation.txt"
@@ -149,12 +154,12 @@ PY
 done
 echo "timed in $((SECONDS - t2)) s"
 
-"$python" - "$work/validation.txt" "$out/timing.csv" "$zones" "$timed_zones" "$end_time" "$fake" "$eos" \
+"$python" - "$work/validation.txt" "$out/timing.csv" "$zones" "$timed_zones" "$end_time" "$fake" "$eos" "$regime ${HEAT_SET:-}" \
   >"$out/heat-team.txt" <<'PY'
 import csv, sys
-validation, timing, zones, timed, end_time, fake, eos = sys.argv[1:8]
+validation, timing, zones, timed, end_time, fake, eos, regime = sys.argv[1:9]
 title = "FAKE (CPU runs stand in for the GPU) " if fake == "1" else ""
-print(f"{title}self-heating on the implicit team kernels: rpz24-short to {end_time} s, physics.eos {eos}")
+print(f"{title}self-heating on the implicit team kernels: {regime.strip()} to {end_time} s, physics.eos {eos}")
 print(f"validation, {zones} zones against the CPU: same accepted steps on >= 7/8 zones, every zone within "
       f"1e-3 x rtol (abundances above atol, T9)")
 print(f"{'case':<12} {'kernel':<9} {'same steps':>10} {'worst rel':>10} {'T9 rel':>9} {'T9 rise (CPU)':>19} verdict  launch")

@@ -650,6 +650,40 @@ TEST(AsymptoticTeam, TheLatencyPathIsBitwiseTheMemoryReadPath) {
   }
 }
 
+// The species phase's chunk sums loaded ahead of their adds (add_species_chunks, both final paths)
+// add in list order, one add per chunk: bitwise a plain loop over each list, for every pair of
+// list lengths 0-40 (s150's heaviest lists are ~40 chunks) and values of random mantissas over 4
+// binades, so that another order (planted below: the lists added back to front) mostly gives other bits.
+TEST(AsymptoticTeam, SpeciesChunkSumsLoadedAheadAddInListOrder) {
+  std::vector<double> chunk_sum(96);
+  std::uint64_t state = 12345;
+  for (double& v : chunk_sum) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = std::ldexp(1.0 + static_cast<double>(state >> 11) * 0x1p-53, static_cast<int>(state % 4));
+  }
+  int reversed_differ = 0;
+  for (int creation = 0; creation <= 40; ++creation) {
+    for (int destruction = 0; destruction <= 40; ++destruction) {
+      const int creation_first = 3, destruction_first = 50;
+      double plain_plus = 0.0, plain_minus = 0.0, back_plus = 0.0;
+      for (int k = 0; k < creation; ++k) plain_plus += chunk_sum[creation_first + k];
+      for (int k = 0; k < destruction; ++k) plain_minus += chunk_sum[destruction_first + k];
+      for (int k = creation - 1; k >= 0; --k) back_plus += chunk_sum[creation_first + k];
+      const auto check = [&](auto add, int unroll) {  // the unrolls the two targets compile (8 NVIDIA, 2 gfx90a)
+        double fplus = 0.0, fminus = 0.0;
+        add(chunk_sum.data(), creation_first, creation, destruction_first, destruction, fplus, fminus);
+        EXPECT_TRUE(same_bits(fplus, plain_plus)) << creation << " creation chunks, unroll " << unroll;
+        EXPECT_TRUE(same_bits(fminus, plain_minus)) << destruction << " destruction chunks, unroll " << unroll;
+      };
+      check(gpu::add_species_chunks<1>, 1);
+      check(gpu::add_species_chunks<2>, 2);
+      check(gpu::add_species_chunks<8>, 8);
+      reversed_differ += !same_bits(back_plus, plain_plus);
+    }
+  }
+  EXPECT_GT(reversed_differ, 41 * 38 / 2) << "the values do not tell one order from another";  // lists of 3 or more
+}
+
 // The planted fault (Width32ShuffleLanes): final's and wave's kernels with it match the serial
 // method on 32-lane waves, and not on 64-lane ones, where the check above fails.
 TEST(AsymptoticTeam, ThePlantedWidth32ShuffleIsCaughtOn64LaneWavesOnly) {

@@ -247,6 +247,39 @@ struct LaneGroupSums {
   }
 };
 
+// A species' chunk sums, and a chunk's terms (ChunkSums), loaded ahead of their adds, this many at
+// a time: 8 on NVIDIA; on gfx90a, where final runs at its 128-VGPR cap for 4 waves per SIMD, 2 and 1
+// (more spills VGPRs: 24 with 8 and 8, 6 with 2 and 2; kernels/RESOURCES.md). Code generation
+// only: the adds and their order are the same for any value.
+#if defined(__CUDACC__)
+constexpr int species_chunk_unroll = 8, chunk_term_unroll = 8;
+#else
+constexpr int species_chunk_unroll = 2, chunk_term_unroll = 1;
+#endif
+// A species' F+ and F- from its chunk sums (consecutive LDS words, list order), the two chains
+// side by side: the loads of UNROLL chunks of each are issued before their adds, which then run in
+// list order, one add per chunk (the same additions as one add per loaded word: bitwise). A loop
+// with one dependent load per add waits an LDS latency per chunk, and the heavy species (n, p, he4:
+// 20-40 chunks each) bound the species phase of every step.
+template <int UNROLL>
+__device__ inline void add_species_chunks(const double* chunk_sum, int creation_first, int creation,
+                                          int destruction_first, int destruction, double& fplus, double& fminus) {
+  const int longer = creation > destruction ? creation : destruction;
+  for (int k = 0; k < longer; k += UNROLL) {
+    double plus[UNROLL], minus[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      plus[u] = k + u < creation ? chunk_sum[creation_first + k + u] : 0.0;
+      minus[u] = k + u < destruction ? chunk_sum[destruction_first + k + u] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      if (k + u < creation) fplus += plus[u];
+      if (k + u < destruction) fminus += minus[u];
+    }
+  }
+}
+
 // Balanced chunks (final): the F+ and F- term lists, end to end, with a term of factor k written
 // as k unit terms, are cut into chunks of at most a few terms of one species' list, about one
 // chunk per thread, and stored by column for coalesced loads (TermChunks in kernel_launch.hpp,
@@ -272,14 +305,24 @@ struct ChunkSums {
     for (int c = team.rank(); c < chunks; c += Team::size) {
       double sum = 0.0;
       const int terms_in_chunk = length[c];
-      for (int j = 0; j < terms_in_chunk; ++j) sum += flux[terms[column_start[j] + c]];
+      for (int j = 0; j < terms_in_chunk; j += chunk_term_unroll) {  // loads ahead of the adds, as for species
+        double term[chunk_term_unroll];
+#pragma unroll
+        for (int u = 0; u < chunk_term_unroll; ++u)
+          term[u] = j + u < terms_in_chunk ? flux[terms[column_start[j + u] + c]] : 0.0;
+#pragma unroll
+        for (int u = 0; u < chunk_term_unroll; ++u)
+          if (j + u < terms_in_chunk) sum += term[u];
+      }
       chunk_sum[list_index[c]] = sum;
     }
     team.sync();
     for (int i = team.rank(); i < net.species_count; i += Team::size) {
       double fplus = 0.0, fminus = 0.0;
-      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[c];
-      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[c];
+      const int creation_first = creation_chunks[i], destruction_first = destruction_chunks[i];
+      add_species_chunks<species_chunk_unroll>(chunk_sum, creation_first, creation_chunks[i + 1] - creation_first,
+                                               destruction_first, destruction_chunks[i + 1] - destruction_first,
+                                               fplus, fminus);
       body(i, fplus, fminus);
     }
   }
@@ -342,12 +385,8 @@ struct ResidentChunkSums {
       // F+ and F- in one loop: two independent chains of adds side by side instead of one after
       // the other (a species' two sums bound this phase; each in ChunkSums' order, so the same bits).
       double fplus = 0.0, fminus = 0.0;
-      const int creation = creation_last - creation_first, destruction = destruction_last - destruction_first;
-      const int longer = creation > destruction ? creation : destruction;
-      for (int k = 0; k < longer; ++k) {
-        if (k < creation) fplus += chunk_sum[creation_first + k];
-        if (k < destruction) fminus += chunk_sum[destruction_first + k];
-      }
+      add_species_chunks<species_chunk_unroll>(chunk_sum, creation_first, creation_last - creation_first,
+                                               destruction_first, destruction_last - destruction_first, fplus, fminus);
       body(team.rank(), fplus, fminus);
     }
   }
