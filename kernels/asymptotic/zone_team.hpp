@@ -249,7 +249,7 @@ struct LaneGroupSums {
 
 // A species' chunk sums, and a chunk's terms (ChunkSums), loaded ahead of their adds, this many at
 // a time: 8 on NVIDIA; on gfx90a, where final runs at its 128-VGPR cap for 4 waves per SIMD, 2 and 1
-// (more spills VGPRs: 24 with 8 and 8, 6 with 2 and 2; kernels/RESOURCES.md). Code generation
+// (larger unrolls spill VGPRs there: 24 with 8 and 8, 6 with 2 and 2; kernels/RESOURCES.md). Code generation
 // only: the adds and their order are the same for any value.
 #if defined(__CUDACC__)
 constexpr int species_chunk_unroll = 8, chunk_term_unroll = 8;
