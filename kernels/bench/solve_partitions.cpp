@@ -16,7 +16,8 @@
 //   - forming the W_P: multiply-adds (column j's entries propagated through the partition's
 //     columns in order: for each column k reached inside the partition, k's entries once) and the
 //     chain (levels a partition spans; the partitions are independent).
-// Partitions here are even splits of the level range, not optimised.
+// Partitions here are even splits of the level range, not optimised. The counts are
+// PartitionedInverse's (src/integrators/partitioned_inverse.hpp), the host reference of the design.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,7 @@
 
 #include "deck/deck.hpp"
 #include "integrators/implicit_structure.hpp"
+#include "integrators/partitioned_inverse.hpp"
 #include "network/compact.hpp"
 #include "network/load.hpp"
 
@@ -36,61 +38,28 @@ int usage(const char* why) {
   return 2;
 }
 
-// A unit triangular factor as the solve uses it: later[j] = the unknowns that unknown j's value
-// updates (each later in the solve order, numbered 0..n-1 in that order).
-struct SolveGraph {
-  int n = 0;
-  std::vector<std::vector<int>> later;
-};
-
-void print_partitions(const char* name, const SolveGraph& g) {
-  std::vector<int> level(g.n, 0);
-  for (int j = 0; j < g.n; ++j)
-    for (const int i : g.later[j]) level[i] = std::max(level[i], level[j] + 1);
-  const int levels = g.n > 0 ? *std::max_element(level.begin(), level.end()) + 1 : 0;
-  long entries = 0;
-  for (const auto& l : g.later) entries += static_cast<long>(l.size());
-  std::printf("  %s: %d unknowns, %ld off-diagonal entries, %d levels\n", name, g.n, entries, levels);
-  std::printf("    %10s %16s %8s %16s %12s %12s\n", "partitions", "W nonzeros", "x L's", "largest W_P", "forming MACs",
-              "chain levels");
-  std::vector<int> parts_list = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
-  parts_list.erase(std::remove_if(parts_list.begin(), parts_list.end(), [&](int p) { return p >= levels; }),
-                   parts_list.end());
-  parts_list.push_back(levels);
-  std::vector<int> mark(g.n, -1);
-  for (const int parts : parts_list) {
-    long total = 0, largest = 0, forming = 0;
-    int chain = 0;
-    for (int p = 0; p < parts; ++p) {
-      const int lo = static_cast<int>(static_cast<long>(levels) * p / parts);
-      const int hi = static_cast<int>(static_cast<long>(levels) * (p + 1) / parts);  // levels [lo, hi)
-      chain = std::max(chain, hi - lo);
-      const auto inside = [&](int k) { return level[k] >= lo && level[k] < hi; };
-      long part = 0;
-      std::fill(mark.begin(), mark.end(), -1);
-      for (int j = 0; j < g.n; ++j) {
-        if (!inside(j)) continue;
-        std::vector<int> stack{j};  // W_P's column j: the unknowns reached from j through the partition
-        mark[j] = j;
-        while (!stack.empty()) {
-          const int k = stack.back();
-          stack.pop_back();
-          for (const int i : g.later[k]) {
-            if (mark[i] == j) continue;
-            mark[i] = j;
-            ++part;
-            if (inside(i)) {
-              stack.push_back(i);
-              forming += static_cast<long>(g.later[i].size());
-            }
-          }
-        }
-      }
-      total += part;
-      largest = std::max(largest, part);
+void print_partitions(const zoneode::ImplicitStructure& structure) {
+  using zoneode::PartitionedInverse;
+  const PartitionedInverse levels_only(structure, 1 << 30);  // one partition per level: the levels themselves
+  for (int f = 0; f < 2; ++f) {
+    const int levels = levels_only.levels(f);
+    const std::int64_t entries = levels_only.factor_entries(f);
+    std::printf("  %s: %d unknowns, %lld off-diagonal entries, %d levels\n", f == 0 ? "L" : "U",
+                structure.species_count(), static_cast<long long>(entries), levels);
+    std::printf("    %10s %16s %8s %16s %12s %12s\n", "partitions", "W nonzeros", "x L's", "largest W_P", "forming MACs",
+                "chain levels");
+    std::vector<int> parts_list = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+    parts_list.erase(std::remove_if(parts_list.begin(), parts_list.end(), [&](int p) { return p >= levels; }),
+                     parts_list.end());
+    parts_list.push_back(levels);
+    for (const int parts : parts_list) {
+      const PartitionedInverse inverse(structure, parts);
+      // forming beyond the first copy of each column (W(i, j) = -c(i, j)): the factor's entries
+      std::printf("    %10d %16lld %8.2f %16lld %12lld %12d\n", parts, static_cast<long long>(inverse.entries(f)),
+                  entries > 0 ? double(inverse.entries(f)) / double(entries) : 0.0,
+                  static_cast<long long>(inverse.largest_round(f)),
+                  static_cast<long long>(inverse.forming_multiply_adds(f) - entries), inverse.longest_partition(f));
     }
-    std::printf("    %10d %16ld %8.2f %16ld %12ld %12d\n", parts, total, entries > 0 ? double(total) / entries : 0.0,
-                largest, forming, chain);
   }
 }
 
@@ -115,19 +84,10 @@ int main(int argc, char** argv) {
       const Network network = load_network(deck.network);
       const CompactNetwork compact(network, deck.physics);
       const ImplicitStructure structure(compact);
-      const int n = structure.species_count();
-      SolveGraph lower{n, std::vector<std::vector<int>>(n)}, upper{n, std::vector<std::vector<int>>(n)};
-      for (int i = 0; i < n; ++i)  // the filled pattern's rows in elimination order
-        for (int p = structure.row_offsets[i]; p < structure.row_offsets[i + 1]; ++p) {
-          const int j = structure.columns[p];
-          if (j < i) lower.later[j].push_back(i);                   // forward: y_i -= L_ij y_j
-          if (j > i) upper.later[n - 1 - j].push_back(n - 1 - i);   // backward, numbered in its solve order
-        }
       std::printf("%s: network %s, %d species, LU %lld entries with fill, %lld updates a factorisation\n", path.c_str(),
-                  network.name.c_str(), n, static_cast<long long>(structure.filled_entries()),
+                  network.name.c_str(), structure.species_count(), static_cast<long long>(structure.filled_entries()),
                   static_cast<long long>(structure.factor_updates()));
-      print_partitions("L", lower);
-      print_partitions("U", upper);
+      print_partitions(structure);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "zoneode-solve-partitions: %s\n", e.what());

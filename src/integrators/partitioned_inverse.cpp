@@ -37,8 +37,11 @@ PartitionedInverse::PartitionedInverse(const ImplicitStructure& structure, int p
     const int T = factor.partitions;
     // Partition t holds levels [levels t / T, levels (t + 1) / T) (zoneode-solve-partitions' split).
     std::vector<int> partition_of_level(factor.levels);
-    for (int t = 0; t < T; ++t)
+    for (int t = 0; t < T; ++t) {
       for (int l = factor.levels * t / T; l < factor.levels * (t + 1) / T; ++l) partition_of_level[l] = t;
+      factor.longest_partition = std::max(factor.longest_partition, factor.levels * (t + 1) / T - factor.levels * t / T);
+    }
+    for (const auto& e : out) factor.factor_entries += static_cast<std::int64_t>(e.size());
     auto partition_of = [&](int u) { return partition_of_level[level[u]]; };
     // Entries and forming operations, column by column; entry_of[i] for the current column.
     std::vector<std::int32_t> entry_of(n, -1);
@@ -85,6 +88,15 @@ PartitionedInverse::PartitionedInverse(const ImplicitStructure& structure, int p
   }
   if (fault == PartitionedInverseFault::drop_entry && !factors_[0].ops.empty())
     factors_[0].ops.erase(factors_[0].ops.begin() + static_cast<std::ptrdiff_t>(factors_[0].ops.size() / 2));
+}
+
+std::int64_t PartitionedInverse::largest_round(int f) const {
+  const Factor& factor = factors_[f];
+  std::int64_t largest = 0;
+  for (int t = 0; t < factor.partitions; ++t)
+    largest = std::max<std::int64_t>(largest, factor.row_entry_offsets[factor.round_offsets[t + 1]] -
+                                                  factor.row_entry_offsets[factor.round_offsets[t]]);
+  return largest;
 }
 
 void PartitionedInverse::form(const double* a, double* w) const {

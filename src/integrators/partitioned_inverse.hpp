@@ -37,13 +37,21 @@ class PartitionedInverse {
                      PartitionedInverseFault fault = PartitionedInverseFault::none);
 
   int species_count() const { return n_; }
-  int levels(int factor) const { return factors_[factor].levels; }       // 0: L, 1: U
+  // Per factor (0: L, 1: U): its levels and partitions, the off-diagonal entries of the factor
+  // itself, W's entries (a solve's multiply-adds), the entries of its largest round, forming's
+  // multiply-adds (the first, W(i, j) = -c(i, j), counted) and the most levels one partition spans.
+  int levels(int factor) const { return factors_[factor].levels; }
   int partitions(int factor) const { return factors_[factor].partitions; }
+  std::int64_t factor_entries(int factor) const { return factors_[factor].factor_entries; }
+  std::int64_t entries(int factor) const { return static_cast<std::int64_t>(factors_[factor].entry_row.size()); }
+  std::int64_t largest_round(int factor) const;
+  std::int64_t forming_multiply_adds(int factor) const { return static_cast<std::int64_t>(factors_[factor].ops.size()); }
+  int longest_partition(int factor) const { return factors_[factor].longest_partition; }
   // Doubles of the W values (both factors) and of the reciprocal diagonal: w_doubles() in all.
-  std::int64_t entries() const { return static_cast<std::int64_t>(factors_[0].entry_row.size() + factors_[1].entry_row.size()); }
+  std::int64_t entries() const { return entries(0) + entries(1); }
   std::int64_t w_doubles() const { return entries() + n_; }
   // Multiply-adds of forming both factors' W and of one solve (both factors).
-  std::int64_t forming_multiply_adds() const { return static_cast<std::int64_t>(factors_[0].ops.size() + factors_[1].ops.size()); }
+  std::int64_t forming_multiply_adds() const { return forming_multiply_adds(0) + forming_multiply_adds(1); }
   std::int64_t solve_multiply_adds() const { return entries(); }
 
   // w (w_doubles()) from the LU factors in a (sparse_lu_factor's values).
@@ -55,7 +63,8 @@ class PartitionedInverse {
   // One unit triangular factor in its solve numbering (unknown u = factor-order row p for L, n-1-p
   // for U): forming operations and the rounds' rows.
   struct Factor {
-    int levels = 0, partitions = 0;
+    int levels = 0, partitions = 0, longest_partition = 0;
+    std::int64_t factor_entries = 0;
     // W entries: entry e is (row, column) = (entry_row[e], entry_column[e]), solve numbering.
     std::vector<std::int32_t> entry_row, entry_column;
     // Forming, in order: w[target] -= coefficient * (source < 0 ? 1 : w[source]), where
