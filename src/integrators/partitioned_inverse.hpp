@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "integrators/implicit.hpp"
-#include "integrators/sparse_lu.hpp"
 
 namespace zoneode {
 
@@ -86,18 +85,14 @@ class PartitionedInverse {
 // The implicit method's linear-algebra policy (implicit::integrate_zone_with) with the serial LU
 // and the partitioned inverse's solves.
 struct PartitionedInverseAlgebra {
-  const ImplicitView& structure;
+  implicit::SparseLinearAlgebra<double*> lu;  // M made and factored as the serial method does (its solve unused)
   const PartitionedInverse& inverse;
-  double* matrix;            // filled_count values
   std::vector<double> w, work;
-  PartitionedInverseAlgebra(const ImplicitView& structure_, const PartitionedInverse& inverse_, double* matrix_)
-      : structure(structure_), inverse(inverse_), matrix(matrix_), w(inverse_.w_doubles()), work(2 * inverse_.species_count()) {}
-  void factor(double diagonal, const double* jacobian) {
-    for (int q = 0; q < structure.lu.filled_count; ++q) matrix[q] = 0.0;
-    for (int p = 0; p < structure.lu.n; ++p) matrix[structure.lu.diagonal[p]] = diagonal;
-    for (int e = 0; e < structure.jacobian.entry_count; ++e) matrix[structure.entry_position[e]] -= jacobian[e];
-    sparse_lu_factor(structure.lu, matrix);
-    inverse.form(matrix, w.data());
+  PartitionedInverseAlgebra(const ImplicitView& structure, const PartitionedInverse& inverse_, double* matrix)
+      : lu{structure, matrix, nullptr}, inverse(inverse_), w(inverse_.w_doubles()), work(2 * inverse_.species_count()) {}
+  void factor(double diagonal, double* jacobian) {
+    lu.factor(diagonal, jacobian);
+    inverse.form(lu.matrix, w.data());
   }
   void solve(const double* b, double* x) { inverse.solve(w.data(), b, x, work.data()); }
 };

@@ -232,9 +232,6 @@ ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, const ReaclibPo
                        (5.0 / 3.0) * a[5] * T9_23 + a[6] / T9;
   return reaclib_set_lambda(a, p) * d_log;
 }
-ZONEODE_HD inline double reaclib_set_lambda_dT9(const double* a, double T9) {
-  return reaclib_set_lambda_dT9(a, reaclib_powers(T9));
-}
 
 // A reverse rate's partition-function ratio and its d/dT9 (central difference) at T9; ratio 1, slope
 // 0 without partition functions.
@@ -344,8 +341,9 @@ ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const
 #else
   const bool tabulated = false;
 #endif
+  const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once, not per reaction
   for (int r = 0; r < net.reaction_count; ++r) {
-    double d_rate = tabulated ? flux_dT[r] : reaction_rate_factor_dT9(rates, r, T9, rho);
+    double d_rate = tabulated ? flux_dT[r] : reaction_rate_factor_dT9(rates, r, T9, fit, rho);
     if (net.screening != 0) d_rate = screened_rate_factor_dT9(net, r, d_rate, rate_factor[r], screening);
     flux_dT[r] = reaction_flux(net, r, d_rate, Y, ye);
   }
