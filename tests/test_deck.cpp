@@ -221,7 +221,8 @@ TEST_F(DeckTest, UnknownNetworkSourceIsADeckErrorAtItsKey) {
 }
 
 // The GPU's explicit methods do not carry T9 in the state (kernels/README.md): self-heating with
-// them on the GPU is refused at its key before any work; the implicit method and the CPU take it.
+// them on the GPU is refused at its key before any work; the implicit methods (implicit, bdf) and
+// the CPU take it.
 TEST_F(DeckTest, SelfHeatingWithAnExplicitMethodOnTheGpuIsRefusedAtItsKey) {
   for (const char* method : {"asymptotic", "qss2"}) {
     const std::string message =
@@ -231,8 +232,10 @@ TEST_F(DeckTest, SelfHeatingWithAnExplicitMethodOnTheGpuIsRefusedAtItsKey) {
               std::string::npos)
         << message;
   }
-  EXPECT_TRUE(load_deck(write(valid_deck), {"physics.self_heating=true", "run.backend=gpu", "integrator.method=implicit"})
-                  .physics.self_heating);
+  for (const char* method : {"implicit", "bdf"})
+    EXPECT_TRUE(load_deck(write(valid_deck), {"physics.self_heating=true", "run.backend=gpu",
+                                              std::string("integrator.method=") + method, "integrator.schedule=adaptive"})
+                    .physics.self_heating);
   EXPECT_TRUE(load_deck(write(valid_deck), {"physics.self_heating=true", "integrator.method=qss2"}).physics.self_heating);
 }
 

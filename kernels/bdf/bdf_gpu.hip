@@ -11,6 +11,8 @@
 // Why a team: the thread kernel ran s150 at 2,729 ns per zone-step against the implicit team's
 // 1,251 (H100, 2026-12-06; 128 registers, spills, the LU values streamed from device memory at
 // every solve), so bdf's fewer, cheaper steps did not pay; the team keeps the LU on chip.
+// Self-heating: both kernels carry T9 (the thread kernel runs the serial code, which does; the team
+// its HEATING instantiation, bdf_team.hpp), the history one column wider.
 // Validation: a team's sums are rounded in another order than the CPU's, and bdf's discrete
 // choices (Newton iterations, refactorisation, order) can turn that into another path, as the CPU
 // bdf does for rtol one ulp away (tests/test_bdf_team.cpp; kernels/EXPERIMENTS.md).
@@ -47,8 +49,8 @@ __global__ void ZONEODE_BOUNDED(bdf_thread_block, bdf_thread_min_blocks) bdf_thr
 LaunchPlan plan_bdf_thread(const LaunchContext& c) {
   int per_multiprocessor = 0;
   (void)gpuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, bdf_thread_kernel, bdf_thread_block, 0);
-  return plan_thread_slots(c, bdf_thread_block, per_multiprocessor, bdf_slot_doubles(c.implicit_layout, c.species_count),
-                           "bdf, one zone per thread");
+  return plan_thread_slots(c, bdf_thread_block, per_multiprocessor,
+                           bdf_slot_doubles(c.implicit_layout, c.species_count, c.self_heating), "bdf, one zone per thread");
 }
 
 void launch_bdf_thread(const LaunchPlan& plan, const KernelArgs& args) { bdf_thread_kernel<<<plan.grid, plan.block>>>(args); }
@@ -64,19 +66,21 @@ constexpr int bdf_team_block = 256;
 #endif
 constexpr int bdf_team_min_blocks = 4;
 
-// The implicit team's cold arrays, then the history (bdf_team::history_doubles).
+// The implicit team's cold arrays, then the history (bdf_team::history_doubles, with T9's column
+// where self-heating is on).
 struct BdfTeamSplit {
   std::int64_t hot = 0, cold = 0, history_at = 0;
 };
-ZONEODE_HD inline BdfTeamSplit bdf_team_split(const ImplicitWorkspaceLayout& layout, int species) {
+ZONEODE_HD inline BdfTeamSplit bdf_team_split(const ImplicitWorkspaceLayout& layout, int species, bool self_heating) {
   const ImplicitTeamSplit split = implicit_team_split(layout, species);
-  return {split.hot, split.cold + bdf_team::history_doubles(species), split.cold};
+  return {split.hot, split.cold + bdf_team::history_doubles(species, self_heating), split.cold};
 }
 
 // As implicit_team_kernel (implicit_team.hip): a zone per block from the counter, the zone's arrays
 // where the plan put them (a.workspace_doubles: 0 all in LDS; the cold part's size: hot in LDS;
-// both: all in global memory).
-template <bool PHYSICS, bool BYTE_COLUMNS>
+// both: all in global memory). HEATING (with PHYSICS): the self-heated instantiation, launched when
+// self-heating is on (LaunchPlan::heating), so that the others keep their registers.
+template <bool PHYSICS, bool HEATING, bool BYTE_COLUMNS>
 __global__ void ZONEODE_BOUNDED(bdf_team_block, bdf_team_min_blocks) bdf_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];
   __shared__ double scratch[2 * DeviceTeam<bdf_team_block>::waves];
@@ -84,7 +88,7 @@ __global__ void ZONEODE_BOUNDED(bdf_team_block, bdf_team_min_blocks) bdf_team_ke
   const DeviceTeam<bdf_team_block> team{scratch};
   const int n = a.step.species_count;
   const ImplicitWorkspaceLayout& layout = a.implicit.layout;
-  const BdfTeamSplit split = bdf_team_split(layout, n);
+  const BdfTeamSplit split = bdf_team_split(layout, n, HEATING && a.step.self_heating != 0);
   double* block = a.workspace + blockIdx.x * a.workspace_doubles;
   const bool all_global = a.workspace_doubles >= split.hot + split.cold;
   double* hot = all_global ? block : shared;
@@ -108,37 +112,49 @@ __global__ void ZONEODE_BOUNDED(bdf_team_block, bdf_team_min_blocks) bdf_team_ke
     team.for_each(n, [&](int i) { w.Y[i] = Y_zone[i]; });
     ZoneResult result;
     if constexpr (BYTE_COLUMNS) {
-      result = bdf_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
-                                                 a.density[zone], w, history, implicit_team::ByteColumns{byte_columns});
+      result = bdf_team::integrate_zone<PHYSICS, HEATING>(team, network, a.implicit_schedule, a.settings,
+                                                          a.temperature[zone], a.density[zone], w, history,
+                                                          implicit_team::ByteColumns{byte_columns});
     } else {
-      result = bdf_team::integrate_zone<PHYSICS>(team, network, a.implicit_schedule, a.settings, a.temperature[zone],
-                                                 a.density[zone], w, history, implicit_team::LuColumns{lu.columns});
+      result = bdf_team::integrate_zone<PHYSICS, HEATING>(team, network, a.implicit_schedule, a.settings,
+                                                          a.temperature[zone], a.density[zone], w, history,
+                                                          implicit_team::LuColumns{lu.columns});
     }
     team.for_each(n, [&](int i) { Y_zone[i] = w.Y[i]; });
-    if (threadIdx.x == 0) a.results[zone] = result;
+    if (threadIdx.x == 0) a.results[zone] = result;  // with self-heating final_T9 too
   }
 }
 
-template <bool PHYSICS>
+template <bool PHYSICS, bool HEATING>
 LaunchPlan plan_team(const LaunchContext& c) {
-  const BdfTeamSplit split = bdf_team_split(c.implicit_layout, c.species_count);
-  const TeamKernels kernels{reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, false>),
-                            reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, true>)};
-  return plan_team_placement(c, 1, bdf_team_block, PHYSICS, 16 * DeviceTeam<bdf_team_block>::waves + 64, split.hot,
-                             split.cold, kernels, "integrator.method: bdf");
+  const BdfTeamSplit split = bdf_team_split(c.implicit_layout, c.species_count, HEATING);
+  const TeamKernels kernels{reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, HEATING, false>),
+                            reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, HEATING, true>)};
+  LaunchPlan plan = plan_team_placement(c, 1, bdf_team_block, PHYSICS, 16 * DeviceTeam<bdf_team_block>::waves + 64,
+                                        split.hot, split.cold, kernels, "integrator.method: bdf");
+  plan.heating = HEATING;
+  return plan;
 }
 
-LaunchPlan plan_bdf_team(const LaunchContext& c) { return c.physics ? plan_team<true>(c) : plan_team<false>(c); }
+// The instantiation the context asks for: plain, physics, or physics with self-heating.
+LaunchPlan plan_bdf_team(const LaunchContext& c) {
+  if (c.self_heating) return plan_team<true, true>(c);
+  return c.physics ? plan_team<true, false>(c) : plan_team<false, false>(c);
+}
 
 void launch_bdf_team(const LaunchPlan& plan, const KernelArgs& args) {
-  if (plan.physics && plan.stage_columns) {
-    bdf_team_kernel<true, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  if (plan.heating && plan.stage_columns) {
+    bdf_team_kernel<true, true, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.heating) {
+    bdf_team_kernel<true, true, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+  } else if (plan.physics && plan.stage_columns) {
+    bdf_team_kernel<true, false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else if (plan.physics) {
-    bdf_team_kernel<true, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    bdf_team_kernel<true, false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else if (plan.stage_columns) {
-    bdf_team_kernel<false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    bdf_team_kernel<false, false, true><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   } else {
-    bdf_team_kernel<false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
+    bdf_team_kernel<false, false, false><<<plan.grid, plan.block, plan.shared_bytes>>>(args);
   }
 }
 

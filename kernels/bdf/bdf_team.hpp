@@ -14,9 +14,13 @@
 // iterations (a flux evaluation and one solve each) with a factorisation every few steps, the
 // latency-bound parts that the implicit team kernel keeps on chip.
 //
-// Scope: without self-heating (the deck refuses bdf self-heating on the GPU); screening with the
-// PHYSICS instantiation, as the implicit team. Workspace: the implicit team's arrays (ImplicitTeamArrays)
-// plus the history, bdf::history_rows x (species + 1) doubles, wherever the kernel placed it.
+// Scope: screening with the PHYSICS instantiation, as the implicit team; self-heating with HEATING
+// (and PHYSICS), as the serial method: T9 one more column of the history, predicted, corrected and
+// error-controlled as an abundance, the rate factors (and g) at the iterate's T9 at every flux
+// evaluation, the Newton matrix bordered by T's column, row and corner (the implicit team's
+// temperature_border, solved beside the Ye column) and reused with the Jacobian. Workspace: the
+// implicit team's arrays (ImplicitTeamArrays) plus the history, bdf::history_rows x (species + 1
+// [+ 1 with self-heating]) doubles, wherever the kernel placed it.
 #pragma once
 
 #include <cmath>
@@ -30,24 +34,30 @@ namespace zoneode {
 
 namespace bdf_team {
 
-// Doubles of a zone's history (the species and the released energy; no self-heating here).
-ZONEODE_HD inline std::int64_t history_doubles(int species_count) {
-  return static_cast<std::int64_t>(bdf::history_rows) * (species_count + 1);
+// Doubles of a zone's history: the species, the released energy and, with self-heating, T9.
+ZONEODE_HD inline std::int64_t history_doubles(int species_count, bool self_heating = false) {
+  return static_cast<std::int64_t>(bdf::history_rows) * (species_count + 1 + (self_heating ? 1 : 0));
 }
 
 // The zone in w.Y (species_count values, in and out) from settings.start_time to end_time at T9
-// [GK] and rho [g/cm^3]; the contract of bdf::integrate_zone. history: history_doubles(species)
-// doubles of the team's. Every thread returns the result. columns: as implicit_team's.
-template <bool PHYSICS = false, typename Team, typename Columns>
+// [GK] and rho [g/cm^3]; the contract of bdf::integrate_zone. history: history_doubles(species,
+// HEATING && the view's self-heating) doubles of the team's. Every thread returns the result.
+// columns: as implicit_team's. HEATING (with PHYSICS): self-heating as the step view's flag asks;
+// without it the code is not there.
+template <bool PHYSICS = false, bool HEATING = false, typename Team, typename Columns>
 ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwork& network,
                                             const ImplicitScheduleView& sc, const IntegratorSettings& settings,
                                             double T9, double rho, const ImplicitTeamArrays& w, double* history,
                                             const Columns& columns) {
+  static_assert(PHYSICS || !HEATING, "self-heating runs in the physics instantiation");
   using namespace bdf;
   const StepView& net = network.step;
   const ImplicitView& imp = network.implicit;
   const int n = net.species_count;
-  const int width = n + 1;  // the species, then the released energy [MeV mol/g] since the last step
+  const bool heating = HEATING && net.self_heating != 0;
+  // The species, then the released energy [MeV mol/g] since the last step, then (self-heating) T9.
+  const int width = n + 1 + (heating ? 1 : 0);
+  const int t_column = n + 1;  // T9's column (self-heating only)
   double* const Y = w.Y;
   double* const iterate = w.stages;           // the Newton iterate y
   double* const correction = w.stages + n;    // y - y_pred
@@ -62,9 +72,20 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
-  if (control.running())
+  // Every reaction's rate factor at at_T9 [GK] (self-heating's evaluations; as the implicit team's).
+  auto rate_factors_at = [&](double at_T9) {
+    const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(at_T9));  // once per thread, not per set
     team.for_each(network.rates.reaction_count,
-                  [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, T9, rho); });
+                  [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); });
+  };
+  if (control.running()) {
+    if (heating) {
+      rate_factors_at(T9);
+    } else {
+      team.for_each(network.rates.reaction_count,
+                    [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, T9, rho); });
+    }
+  }
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
   const bool screening = PHYSICS && net.screening != 0;
   const bool ye_rank = imp.jacobian.ye_term_count > 0 || screening;
@@ -87,13 +108,33 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   double rate = 1.0;
   double release = 0.0;  // S at the latest evaluation [MeV mol/(g s)]
   double evaluated_ye = 0.0;
+  // Self-heating (bdf.hpp): T9's iterate, prediction, correction and psi, g = dT9/dt at the
+  // iterate, the T9 of the last flux evaluation (the rate factors' T9) and the border's pieces; the
+  // same on every thread.
+  double iterate_T9 = T9, predicted_T9 = T9, correction_T9 = 0.0, psi_T9 = 0.0, heating_value = 0.0;
+  double evaluated_T9 = T9;
+  double release_dT9 = 0.0, heating_dT9 = 0.0, temperature_denominator = 1.0;
 
-  // f and S at y (one flux evaluation; the plasma there where screening is on).
+  // f and S at y (one flux evaluation; the plasma there where screening is on); with self-heating
+  // at the iterate's T9 (its rate factors anew) and g there too.
   auto evaluate = [&](const double* y) {
+    if (heating) {
+      evaluated_T9 = fmax(iterate_T9, self_heating_min_T9);
+      rate_factors_at(team_heating_fault(TeamHeatingFault::stage_rates_at_step_T9)
+                          ? T9
+                          : evaluated_T9);
+    }
     evaluated_ye = Z_times(y);
-    if (screening) plasma = implicit_team::plasma_at(team, net, T9, rho, y, evaluated_ye);
+    if (screening) plasma = implicit_team::plasma_at(team, net, evaluated_T9, rho, y, evaluated_ye);
     release = implicit_team::fluxes(team, net, w.rate_factor, y, evaluated_ye, w.flux, screened);
     implicit_team::species_rates_team(team, net, w.flux, [&](int i, double value) { f[i] = value; });
+    if (heating) {
+      CompositionRates change;
+      change.ions = team.sum(n, [&](int i) { return f[i]; });
+      change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * f[i]; });
+      const double ions = team.sum(n, [&](int i) { return y[i]; });
+      heating_value = heating_rate(release, change, evaluated_T9, rho, ions, evaluated_ye, net.eos_table);
+    }
     ++rhs_evaluations;
   };
   // x += the low-rank part of M^-1 (bdf::low_rank_correct with the team's Z.x sums).
@@ -108,8 +149,8 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       evaluate(iterate);
       team.for_each(width, [&](int i) {
         for (int j = 0; j < history_rows; ++j) history[j * width + i] = 0.0;
-        history[i] = i < n ? Y[i] : 0.0;
-        history[width + i] = i < n ? h * f[i] : h * release;
+        history[i] = i < n ? Y[i] : (i == n ? 0.0 : T9);
+        history[width + i] = i < n ? h * f[i] : (i == n ? h * release : h * heating_value);
       });
       history_step = h;
       history_ready = true;
@@ -135,6 +176,14 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       for (int j = 1; j <= order; ++j) p += gamma_sum(j) * history[j * width + n];
       predicted_energy = y;
       psi_energy = p / gamma_sum(order);
+      if (heating) {  // T9's column, on every thread
+        double t = 0.0, q = 0.0;
+        for (int j = 0; j <= order; ++j) t += history[j * width + t_column];
+        for (int j = 1; j <= order; ++j) q += gamma_sum(j) * history[j * width + t_column];
+        predicted_T9 = t;
+        iterate_T9 = t;
+        psi_T9 = q / gamma_sum(order);
+      }
     };
     predict();
 
@@ -146,6 +195,12 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         f_at_iterate = true;
         implicit_team::jacobian(team, net, imp.jacobian, sc, at_iterate, evaluated_ye, screened);
         if (screening) implicit_team::screening_columns(team, net, plasma, w);  // the fluxes become scratch
+        if (heating) {  // T's column, row and corner at the prediction; the Newton update's room as scratch
+          const TemperatureBorder border = implicit_team::temperature_border(
+              team, network, sc, at_iterate, evaluated_T9, rho, evaluated_ye, release, update, n);
+          release_dT9 = border.release_dT9;
+          heating_dT9 = border.heating_dT9;
+        }
         ++jacobian_evaluations;
         jacobian_valid = true;
         jacobian_fresh = true;
@@ -165,18 +220,45 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         low.c12 = 0.0;
         low.c21 = 0.0;
         low.c22 = 1.0;
-        if (z2_rank) {  // rhs and update are free here: the solves' scratch
-          const double* const b[2] = {w.ye_column, w.screening_column};
-          double* const x[2] = {w.ye_solution, w.screening_solution};
-          double* const work[2] = {w.solve, w.rhs};
-          implicit_team::solve<2>(team, sc, columns, w.matrix, b, x, work);
+        // rhs and update are free here: the solves' scratch. With self-heating T's column is
+        // solved beside the low-rank columns (w = M^-1 b, then its low-rank correction).
+        if (z2_rank) {
+          if (heating) {
+            const double* const b[3] = {w.ye_column, w.screening_column, w.temperature_column};
+            double* const x[3] = {w.ye_solution, w.screening_solution, w.temperature_solution};
+            double* const work[3] = {w.solve, w.rhs, update};
+            implicit_team::solve<3>(team, sc, columns, w.matrix, b, x, work);
+          } else {
+            const double* const b[2] = {w.ye_column, w.screening_column};
+            double* const x[2] = {w.ye_solution, w.screening_solution};
+            double* const work[2] = {w.solve, w.rhs};
+            implicit_team::solve<2>(team, sc, columns, w.matrix, b, x, work);
+          }
           low.ye_denominator = 1.0 - Z_times(w.ye_solution);
           low.c12 = -Z_times(w.screening_solution);
           low.c21 = -Z2_times(w.ye_solution);
           low.c22 = 1.0 - Z2_times(w.screening_solution);
         } else if (ye_rank) {
-          implicit_team::solve(team, sc, columns, w.matrix, w.ye_column, w.ye_solution, w.solve);
+          if (heating) {
+            const double* const b[2] = {w.ye_column, w.temperature_column};
+            double* const x[2] = {w.ye_solution, w.temperature_solution};
+            double* const work[2] = {w.solve, w.rhs};
+            implicit_team::solve<2>(team, sc, columns, w.matrix, b, x, work);
+          } else {
+            implicit_team::solve(team, sc, columns, w.matrix, w.ye_column, w.ye_solution, w.solve);
+          }
           low.ye_denominator = 1.0 - Z_times(w.ye_solution);
+        } else if (heating) {
+          implicit_team::solve(team, sc, columns, w.matrix, w.temperature_column, w.temperature_solution, w.solve);
+        }
+        if (heating) {  // the Schur complement 1/lu_c - d - c . w (bdf.hpp)
+          low_rank(w.temperature_solution);
+          const double corner = team_heating_fault(TeamHeatingFault::corner_dropped)
+                                    ? 0.0
+                                    : heating_dT9;
+          temperature_denominator = (diagonal - corner) - team.sum(n, [&](int i) {
+                                      return w.temperature_row[i] * w.temperature_solution[i];
+                                    });
         }
         lu_c = c;
         lu_valid = true;
@@ -186,6 +268,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       team.for_each(n, [&](int i) { correction[i] = 0.0; });
       energy = predicted_energy;
       energy_correction = 0.0;
+      correction_T9 = 0.0;
       const double ratio_scale = 2.0 / (1.0 + c / lu_c);
       double previous_norm = 0.0;
       for (int m = 0; m < newton_max_iterations; ++m) {
@@ -198,13 +281,26 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         if (non_finite != 0.0 || !is_finite(release)) break;
         implicit_team::solve(team, sc, columns, w.matrix, w.rhs, update, w.solve);
         low_rank(update);
-        const double norm = team.max_error(n, [&](int i) {
+        double update_T9 = 0.0;
+        if (heating) {  // the bordered system's T row, then update += update_T9 w
+          const double row_dot_x = team.sum(n, [&](int i) { return w.temperature_row[i] * update[i]; });
+          update_T9 = ((c * heating_value - psi_T9 - correction_T9) / lu_c + row_dot_x) / temperature_denominator;
+          team.for_each(n, [&](int i) { update[i] += update_T9 * w.temperature_solution[i]; });
+        }
+        double norm = team.max_error(n, [&](int i) {
           const double x = ratio_scale * update[i];
           iterate[i] += x;
           correction[i] += x;
           return fabs(x) / newton_weight(settings, history[i]);
         });
-        const double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
+        double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
+        if (heating) {
+          const double x = ratio_scale * update_T9;
+          iterate_T9 += x;
+          correction_T9 += x;
+          energy_dot += release_dT9 * x;
+          norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[t_column])));
+        }
         update_newton_energy(c, release, psi_energy, energy_dot, energy, energy_correction);
         const NewtonVerdict verdict = newton_verdict(m, order, norm, rate, previous_norm);
         converged = verdict == NewtonVerdict::converged;
@@ -229,9 +325,13 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       const double scale = settings.atol + settings.rtol * fmax(fabs(history[i]), fabs(iterate[i]));
       return error_constant(order) * fabs(correction[i]) / scale;
     });
+    if (heating) {
+      const double scale = settings.atol + settings.rtol * fmax(fabs(history[t_column]), fabs(iterate_T9));
+      reductions.error_norm = combine_error(reductions.error_norm, error_constant(order) * fabs(correction_T9) / scale);
+    }
     const double released = energy - history[n];  // D_0's energy is 0 after every step
     const double non_finite = team.sum(n, [&](int i) { return is_finite(iterate[i]) ? 0.0 : 1.0; });
-    reductions.finite = non_finite == 0.0 && is_finite(released);
+    reductions.finite = non_finite == 0.0 && is_finite(released) && (!heating || is_finite(iterate_T9));
     reductions.mass = team.sum(n, [&](int i) { return net.species_A[i] * iterate[i]; });
     reductions.release_rate_start = released / h;
     reductions.release_rate_mid = released / h;
@@ -248,11 +348,11 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
     if (verdict != StepVerdict::accepted) continue;
 
     // Accepted: D_{k+2} = d - D_{k+1}, D_{k+1} = d, D_j += D_{j+1} (j = k..0), so D_0 = y_new; the
-    // renormalisation's scale and the floor (bdf.hpp) column by column.
+    // renormalisation's scale and the floors (bdf.hpp) column by column.
     error_failures = 0;
     const double scale = control.scale();
     team.for_each(width, [&](int i) {
-      const double d = i < n ? correction[i] : energy_correction;
+      const double d = i < n ? correction[i] : (i == n ? energy_correction : correction_T9);
       history[(order + 2) * width + i] = d - history[(order + 1) * width + i];
       history[(order + 1) * width + i] = d;
       for (int j = order; j >= 0; --j) history[j * width + i] += history[(j + 1) * width + i];
@@ -260,11 +360,16 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         history[n] = 0.0;
         return;
       }
+      if (i == t_column) {  // as the implicit method: T9 never below its floor
+        history[i] = fmax(history[i], self_heating_min_T9);
+        return;
+      }
       if (scale != 1.0)
         for (int j = 0; j < history_rows; ++j) history[j * width + i] *= scale;
       history[i] = fmax(history[i], settings.abundance_floor);
       Y[i] = history[i];
     });
+    if (heating) T9 = history[t_column];  // after the team's barrier
     ++equal_steps;
     ++jacobian_age;
     if (!control.running()) break;
@@ -284,6 +389,14 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         return error_constant(order + 1) * fabs(history[(order + 2) * width + i]) /
                (settings.atol + settings.rtol * fabs(history[i]));
       });
+    if (heating) {  // T9's column is in the norm as the species are
+      const double weight = settings.atol + settings.rtol * fabs(history[t_column]);
+      if (order > 1)
+        error_lower = combine_error(error_lower, error_constant(order - 1) * fabs(history[order * width + t_column]) / weight);
+      if (order < max_order)
+        error_higher =
+            combine_error(error_higher, error_constant(order + 1) * fabs(history[(order + 2) * width + t_column]) / weight);
+    }
     const StepChoice choice = choose_step(error, error_lower, error_higher, order);
     if (choice.factor >= step_change_threshold) {
       order = choice.order;

@@ -16,9 +16,12 @@
 
 namespace zoneode::gpu {
 
-// Doubles of one thread slot: bdf's workspace (implicit layout + history) and the zone's abundances.
-ZONEODE_HD inline std::int64_t bdf_slot_doubles(const ImplicitWorkspaceLayout& layout, int species_count) {
-  return layout.total + static_cast<std::int64_t>(bdf::history_rows) * (species_count + 1) + species_count;
+// Doubles of one thread slot: bdf's workspace (implicit layout + history, with T9's column where
+// self-heating is on: bdf::workspace_doubles) and the zone's abundances.
+ZONEODE_HD inline std::int64_t bdf_slot_doubles(const ImplicitWorkspaceLayout& layout, int species_count,
+                                                bool self_heating = false) {
+  return layout.total + static_cast<std::int64_t>(bdf::history_rows) * (species_count + 1 + (self_heating ? 1 : 0)) +
+         species_count;
 }
 
 // Integrates one zone with bdf in thread slot `slot` of `slots` over the interleaved array `base`
@@ -28,7 +31,8 @@ ZONEODE_HD inline void bdf_integrate_zone_in_slot(const MethodNetwork& network, 
                                                   double rho, double* Y_zone, ZoneResult& result) {
   const StridedArray<double> workspace{base + slot, slots};
   const int S = network.step.species_count;
-  const StridedArray<double> Y = workspace + (bdf_slot_doubles(network.implicit.layout, S) - S);  // after the workspace
+  const StridedArray<double> Y =  // after the workspace
+      workspace + (bdf_slot_doubles(network.implicit.layout, S, network.step.self_heating != 0) - S);
   for (int i = 0; i < S; ++i) Y[i] = Y_zone[i];
   bdf::integrate_zone(network, settings, T9, rho, Y, workspace, result);
   for (int i = 0; i < S; ++i) Y_zone[i] = Y[i];

@@ -93,10 +93,10 @@ ZONEODE_HD inline ImplicitTeamArrays implicit_team_arrays(const ImplicitWorkspac
           stage_rates > 0 ? heated + (l.temperature_row - l.matrix) : nullptr};
 }
 
-// Test-only faults of the team's self-heating (tests/test_implicit_team.cpp plants each and checks
-// that the comparison with the serial method fails): the Schur complement's corner dg/dT9 left out,
-// or the stages' rate factors taken at the step's T9 rather than each stage's. Host only; device
-// code and runs have none.
+// Test-only faults of the team's self-heating (tests/test_implicit_team.cpp and test_bdf_team.cpp
+// plant each and check that the comparison with the serial method fails): the Schur complement's
+// corner dg/dT9 left out, or the stages' (bdf: the Newton iterates') rate factors taken at the
+// step's T9 rather than their own. Host only; device code and runs have none.
 enum class TeamHeatingFault { none, corner_dropped, stage_rates_at_step_T9 };
 #if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
 inline TeamHeatingFault& team_heating_fault_for_tests() {
@@ -331,11 +331,14 @@ ZONEODE_HD inline void jacobian(const Team& team, const StepView& net, const Jac
 // J's entries, Ye column, screening column and energy row are at (Y, T9); w.flux is scratch. ye:
 // sum Z Y. The per-value arithmetic is the serial pieces' (reaction_rate_factor_dT9,
 // screened_rate_factor_dT9, temperature_row_value, temperature_corner); the sums are the team's,
-// except each T row entry's column sum, a thread's, in the serial scatter's entry order.
+// except each T row entry's column sum, a thread's, in the serial scatter's entry order. room:
+// room_doubles of scratch for the gas's five points (Rodas3: the stages; bdf: its Newton update),
+// none of w's inputs; with less than 3 per point every thread evaluates them.
 template <typename Team>
 ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const MethodNetwork& network,
                                                        const ImplicitScheduleView& sc, const ImplicitTeamArrays& w,
-                                                       double T9, double rho, double ye, double release_start) {
+                                                       double T9, double rho, double ye, double release_start,
+                                                       double* room, int room_doubles) {
   const StepView& net = network.step;
   const JacobianView& jac = network.implicit.jacobian;
   const int n = net.species_count;
@@ -358,12 +361,10 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   b.release_dT9 = team.sum(net.reaction_count, [&](int r) { return w.flux[r] * net.q_value_MeV[r]; });
   TemperatureRowTerms terms;
   // The gas at thermal_slopes' five points, each on a thread of its own (one evaluation's latency
-  // rather than five: the exact EOS is a Newton solve over quadratures), into the stage rooms
-  // (free while the Jacobian is made: 3 doubles a point); networks of fewer than 4 species (no room)
-  // evaluate them on every thread.
+  // rather than five: the exact EOS is a Newton solve over quadratures), into the room (3 doubles a
+  // point); without room (small networks) every thread evaluates them.
   const double ions = team.sum(n, [&](int i) { return Y[i]; });
-  if (4 * n >= 3 * thermal_slope_points) {
-    double* const room = w.stages;
+  if (room_doubles >= 3 * thermal_slope_points) {
     team.for_each(thermal_slope_points, [&](int k) {
       if (!thermal_slope_point_needed(k, ye)) return;
       const ThermalResponse r = thermal_slope_point(k, T9, rho, ions, ye, net.eos_table);
@@ -475,7 +476,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       jacobian(team, net, imp.jacobian, sc, w, ye, screened);  // the plasma at Y
       if (screening) screening_columns(team, net, plasma, w);  // flux (at Y, used above) becomes scratch
       if (heating) {  // T's column, row and corner (flux is scratch again: d flux / d T9)
-        const TemperatureBorder border = temperature_border(team, network, sc, w, T9, rho, ye, release_start);
+        // the stages' room is free while the Jacobian is made
+        const TemperatureBorder border =
+            temperature_border(team, network, sc, w, T9, rho, ye, release_start, w.stages, rodas3::stages * n);
         heating_start = border.heating;
         release_dT9 = border.release_dT9;
         heating_dT9 = border.heating_dT9;

@@ -254,20 +254,22 @@ class GpuBackend final : public Backend {
     // zone-step, heated baseline over 16,700 (not done in 100 s), so final takes its static choice
     // for heated runs too (lds where the team's arrays fit in LDS, else baseline), without the
     // calibration. generated (the serial method over generated linear algebra) has not been run
-    // with T's extra solve: baseline. The explicit methods' team kernels (zone_team*.hpp) do not
-    // carry T9, so those methods refuse self-heating on the GPU.
+    // with T's extra solve: baseline. bdf's kernels carry T9 too (baseline the serial code, lds its
+    // heated team instantiation, bdf_team.hpp; tests/test_bdf_team.cpp against the serial bdf in
+    // the CPU emulation). The explicit methods' team kernels (zone_team*.hpp) do not carry T9, so
+    // those methods refuse self-heating on the GPU.
     if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::generated) {
       ops_ = gpu::implicit_variant(KernelVariant::baseline);
       kernel_ = KernelVariant::baseline;
     }
     if (self_heating_ && settings.method == IntegrationMethod::implicit && kernel_ == KernelVariant::final)
       ops_ = gpu::implicit_static_final();
-    if (self_heating_ && settings.method != IntegrationMethod::implicit)
+    if (self_heating_ && settings.method != IntegrationMethod::implicit && settings.method != IntegrationMethod::bdf)
       throw std::invalid_argument(std::string("physics.self_heating: integrator.method ") +
                                   std::string(integration_method_name(settings.method)) +
-                                  " has no GPU kernel with T9 in its state checked on a GPU (the explicit team "
-                                  "kernels do not carry T9; bdf's thread kernel does, not yet run so); run it with "
-                                  "run.backend: cpu, or use integrator.method: implicit on the GPU");
+                                  " has no GPU kernel with T9 in its state (the explicit team kernels do not carry "
+                                  "T9); run it with run.backend: cpu, or use integrator.method: implicit or bdf on "
+                                  "the GPU");
     // Screening, partition functions and self-heating run in each kernel's physics instantiation
     // (zone_team_physics.hpp, implicit_team.hpp; the one-zone-per-thread implicit kernel runs the
     // serial method, which reads the options); neutrino losses only change Q and run in the plain one.

@@ -257,11 +257,12 @@ PhysicsOptions read_physics(DeckSection section, IntegrationMethod method, Backe
   else if (section.has("partition_missing"))
     section.fail("partition_missing", "partition_functions: true with a partition_missing");
   physics.self_heating = section.boolean("self_heating", false);
-  if (physics.self_heating && backend == BackendKind::gpu && method != IntegrationMethod::implicit)
+  if (physics.self_heating && backend == BackendKind::gpu && method != IntegrationMethod::implicit &&
+      method != IntegrationMethod::bdf)
     section.fail("self_heating",
                  "false with integrator.method " + std::string(integration_method_name(method)) +
                      " on run.backend gpu (its GPU kernels do not carry T9 in the state; use run.backend cpu or "
-                     "integrator.method implicit)",
+                     "integrator.method implicit or bdf)",
                  "true");
   // Read (and written out) only with self-heating on: other decks resolve as before.
   if (physics.self_heating)
