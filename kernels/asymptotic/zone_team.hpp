@@ -247,14 +247,18 @@ struct LaneGroupSums {
   }
 };
 
-// A species' chunk sums, and a chunk's terms (ChunkSums), loaded ahead of their adds, this many at
-// a time: 8 on NVIDIA; on gfx90a, where final runs at its 128-VGPR cap for 4 waves per SIMD, 2 and 1
-// (larger unrolls spill VGPRs there: 24 with 8 and 8, 6 with 2 and 2; kernels/RESOURCES.md). Code generation
-// only: the adds and their order are the same for any value.
+// The latency path's species chunk sums (ResidentChunkSums) loaded ahead of their adds, this many
+// at a time: 8 on NVIDIA; on gfx90a, where final runs at its 128-VGPR cap for 4 waves per SIMD, 2
+// (larger unrolls spill VGPRs there; kernels/RESOURCES.md). Code generation only: the adds and
+// their order are the same for any value. Measured (H100, 2026-12-07, kernels/bench/final-ab.sh):
+// h104 26.64 -> 24.37 ns per zone-step on the latency path, while the same loads ahead in ChunkSums
+// (its species phase, and a chunk's terms 8 at a time) made the other paths 11-23% slower (h832
+// 15.22 -> 16.93, h6656 12.75 -> 14.22, (a) 9.41 -> 11.52, (c1) 7.22 -> 8.86): ChunkSums keeps one
+// load per add.
 #if defined(__CUDACC__)
-constexpr int species_chunk_unroll = 8, chunk_term_unroll = 8;
+constexpr int species_chunk_unroll = 8;
 #else
-constexpr int species_chunk_unroll = 2, chunk_term_unroll = 1;
+constexpr int species_chunk_unroll = 2;
 #endif
 // A species' F+ and F- from its chunk sums (consecutive LDS words, list order), the two chains
 // side by side: the loads of UNROLL chunks of each are issued before their adds, which then run in
@@ -305,24 +309,14 @@ struct ChunkSums {
     for (int c = team.rank(); c < chunks; c += Team::size) {
       double sum = 0.0;
       const int terms_in_chunk = length[c];
-      for (int j = 0; j < terms_in_chunk; j += chunk_term_unroll) {  // loads ahead of the adds, as for species
-        double term[chunk_term_unroll];
-#pragma unroll
-        for (int u = 0; u < chunk_term_unroll; ++u)
-          term[u] = j + u < terms_in_chunk ? flux[terms[column_start[j + u] + c]] : 0.0;
-#pragma unroll
-        for (int u = 0; u < chunk_term_unroll; ++u)
-          if (j + u < terms_in_chunk) sum += term[u];
-      }
+      for (int j = 0; j < terms_in_chunk; ++j) sum += flux[terms[column_start[j] + c]];
       chunk_sum[list_index[c]] = sum;
     }
     team.sync();
     for (int i = team.rank(); i < net.species_count; i += Team::size) {
       double fplus = 0.0, fminus = 0.0;
-      const int creation_first = creation_chunks[i], destruction_first = destruction_chunks[i];
-      add_species_chunks<species_chunk_unroll>(chunk_sum, creation_first, creation_chunks[i + 1] - creation_first,
-                                               destruction_first, destruction_chunks[i + 1] - destruction_first,
-                                               fplus, fminus);
+      for (int c = creation_chunks[i]; c < creation_chunks[i + 1]; ++c) fplus += chunk_sum[c];
+      for (int c = destruction_chunks[i]; c < destruction_chunks[i + 1]; ++c) fminus += chunk_sum[c];
       body(i, fplus, fminus);
     }
   }
