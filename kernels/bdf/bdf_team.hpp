@@ -294,13 +294,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           return fabs(x) / newton_weight(settings, history[i]);
         });
         double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
-        if (heating) {
-          const double x = ratio_scale * update_T9;
-          iterate_T9 += x;
-          correction_T9 += x;
-          energy_dot += release_dT9 * x;
-          norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[t_column])));
-        }
+        if (heating)
+          update_newton_T9(ratio_scale * update_T9, release_dT9, settings, history[t_column], iterate_T9,
+                           correction_T9, energy_dot, norm);
         update_newton_energy(c, release, psi_energy, energy_dot, energy, energy_correction);
         const NewtonVerdict verdict = newton_verdict(m, order, norm, rate, previous_norm);
         converged = verdict == NewtonVerdict::converged;

@@ -153,6 +153,18 @@ ZONEODE_HD inline void update_newton_energy(double c, double release, double psi
   energy_correction += energy_update;
 }
 
+// Self-heating: T9's part of one Newton update x (already scaled by the ratio): the iterate and
+// correction move, the energy coupling gains dS/dT9 x, and the norm T9's term (weighed as the
+// species are, by atol + rtol |T9| of D_0). The serial method and the team kernel both.
+ZONEODE_HD inline void update_newton_T9(double x, double release_dT9, const IntegratorSettings& settings,
+                                        double history_T9, double& iterate_T9, double& correction_T9,
+                                        double& energy_dot, double& norm) {
+  iterate_T9 += x;
+  correction_T9 += x;
+  energy_dot += release_dT9 * x;
+  norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history_T9)));
+}
+
 // Doubles of scratch one zone needs: the implicit method's workspace, then the history.
 // History width: the species, the released energy and, with self-heating, T9.
 inline std::int64_t workspace_doubles(const MethodNetwork& network) {
@@ -460,13 +472,9 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           energy_dot += work.energy_row[i] * x;
           norm = combine_error(norm, fabs(x) / newton_weight(settings, history[i]));
         }
-        if (heating) {
-          const double x = ratio_scale * update_T9;
-          iterate_T9 += x;
-          correction_T9 += x;
-          energy_dot += release_dT9 * x;
-          norm = combine_error(norm, fabs(x) / (settings.atol + settings.rtol * fabs(history[t_column])));
-        }
+        if (heating)
+          update_newton_T9(ratio_scale * update_T9, release_dT9, settings, history[t_column], iterate_T9,
+                           correction_T9, energy_dot, norm);
         update_newton_energy(c, release, psi_energy, energy_dot, energy, energy_correction);
         const NewtonVerdict verdict = newton_verdict(m, order, norm, rate, previous_norm);
         converged = verdict == NewtonVerdict::converged;
