@@ -188,15 +188,6 @@ TEST(BdfTeam, TakesTheSerialPathOnTheReaclibSlice) {
 // atol and on T9, bitwise whatever the order within a phase. The cases of the implicit team's test
 // (implicit_testing.hpp: He burning on the default network with captures, also weakly screened, and
 // the rp slice), T9 rising by percents.
-struct BdfHeatedComparison {
-  int zones = 0, same_path = 0, failed = 0;
-  double worst = 0.0, worst_T9 = 0.0, least_rise = 1e300;
-  bool order_independent = true;
-  bool passes(double rtol) const {
-    return failed == 0 && 8 * same_path >= 7 * zones && worst <= 1e-3 * rtol && order_independent;
-  }
-};
-
 // atol 1e-14: at 1e-16 (the implicit team's heated test) the rp case's worst abundance is 2.9e-16,
 // three atol, where the two roundings differ by 1e-9 relative (1e-3 rtol): inside the rule, but by
 // 0.4%, on a value the error control weighs as ~atol.
@@ -206,42 +197,27 @@ IntegratorSettings bdf_heated_settings(double end_time) {
   return s;
 }
 
-BdfHeatedComparison compare_heated(const HeatedCase& c, int target_tasks, bool check_orders) {
+HeatedComparison compare_heated(const HeatedCase& c, int target_tasks, bool check_orders) {
   const CompactNetwork compact(c.network, c.physics);
   const MethodData data(IntegrationMethod::bdf, compact);
   EXPECT_EQ(data.view().rates.fit_table, nullptr) << "the fits' table: the device has none";
   const ImplicitSchedule schedule(*data.implicit(), target_tasks);
   const MethodNetwork& network = data.view();
   const IntegratorSettings s = bdf_heated_settings(c.end_time);
-  BdfHeatedComparison out;
+  HeatedComparison out;
+  out.same_what = "on the serial path";
   for (const TeamTestZone& zone : heated_zones(c)) {
     const Outcome serial = run_serial(network, s, zone);
     const Outcome team = run_team<true, true>(network, schedule.view(), s, zone, {256, 32, Order::forward});
-    ++out.zones;
-    if (serial.result.status != zone_ok || team.result.status != zone_ok) ++out.failed;
-    out.same_path += same_path(serial.result, team.result) ? 1 : 0;
-    out.worst = std::fmax(out.worst, worst_difference(serial.Y, team.Y, s.atol));
-    const double T_serial = serial.result.final_T9, T_team = team.result.final_T9;
-    const double T9_difference = std::fabs(T_serial - T_team) / std::fmax(std::fabs(T_serial), std::fabs(T_team));
-    out.worst_T9 = std::fmax(out.worst_T9, T9_difference);
-    out.worst = std::fmax(out.worst, T9_difference);
-    out.least_rise = std::fmin(out.least_rise, T_serial / zone.T9 - 1.0);
+    out.add(serial.Y, serial.result, team.Y, team.result, zone.T9, s.atol, same_path(serial.result, team.result));
     if (check_orders) {
       for (const EmulatedTeam other : {EmulatedTeam{256, 32, Order::reverse}, EmulatedTeam{256, 32, Order::by_thread_descending}}) {
         const Outcome again = run_team<true, true>(network, schedule.view(), s, zone, other);
-        for (std::size_t i = 0; i < team.Y.size(); ++i) out.order_independent &= same_bits(team.Y[i], again.Y[i]);
-        out.order_independent &= same_bits(team.result.final_T9, again.result.final_T9);
+        out.add_other_order(team.Y, team.result, again.Y, again.result);
       }
     }
   }
   return out;
-}
-
-std::string describe(const BdfHeatedComparison& r) {
-  char text[200];
-  std::snprintf(text, sizeof text, "%d/%d zones on the serial path, worst %.2e (T9 %.2e), least T9 rise %.2e, failed %d",
-                r.same_path, r.zones, r.worst, r.worst_T9, r.least_rise, r.failed);
-  return text;
 }
 
 // The implicit team's heated cases, and the rp slice with every other option on too (strong
@@ -266,14 +242,14 @@ TEST(BdfTeam, SelfHeatingTakesTheSerialPathUnderTheGpuRule) {
       // The sanitizer build checks memory on the weakly screened case (the Woodbury pair and T's
       // column solved together) at the device's task target only (team_testing.hpp).
       if (sanitized_build && (target != 256 || name != "default weak screening")) continue;
-      const BdfHeatedComparison r = compare_heated(c, target, target == 256);
-      const std::string what = name + " target " + std::to_string(target) + ": " + describe(r);
+      const HeatedComparison r = compare_heated(c, target, target == 256);
+      const std::string what = name + " target " + std::to_string(target) + ": " + r.describe();
       std::printf("  %s\n", what.c_str());
       SCOPED_TRACE(what);
       EXPECT_EQ(r.failed, 0);
       EXPECT_GT(r.least_rise, 1e-3) << "T9 hardly rises: the test checks little of self-heating";
       EXPECT_TRUE(r.order_independent) << "the order within a phase matters";
-      EXPECT_GE(8 * r.same_path, 7 * r.zones);
+      EXPECT_GE(8 * r.same, 7 * r.zones);
       EXPECT_LE(r.worst, 1e-3 * bdf_heated_settings(c.end_time).rtol);
     }
   }
@@ -291,10 +267,10 @@ TEST(BdfTeam, ThePlantedSelfHeatingFaultsAreCaught) {
     for (const auto& [name, c] : heated_cases()) {
       if (caught > 0) break;
       team_heating_fault_for_tests() = fault;
-      const BdfHeatedComparison r = compare_heated(c, 256, false);
+      const HeatedComparison r = compare_heated(c, 256, false);
       team_heating_fault_for_tests() = TeamHeatingFault::none;
       const bool passes = r.passes(bdf_heated_settings(c.end_time).rtol);
-      std::printf("  fault %d, %s: %s -> %s\n", static_cast<int>(fault), name.c_str(), describe(r).c_str(),
+      std::printf("  fault %d, %s: %s -> %s\n", static_cast<int>(fault), name.c_str(), r.describe().c_str(),
                   passes ? "passes" : "FAILS the rule");
       caught += passes ? 0 : 1;
     }
