@@ -108,10 +108,10 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   double rate = 1.0;
   double release = 0.0;  // S at the latest evaluation [MeV mol/(g s)]
   double evaluated_ye = 0.0;
-  // Self-heating (bdf.hpp): T9's iterate, prediction, correction and psi, g = dT9/dt at the
-  // iterate, the T9 of the last flux evaluation (the rate factors' T9) and the border's pieces; the
-  // same on every thread.
-  double iterate_T9 = T9, predicted_T9 = T9, correction_T9 = 0.0, psi_T9 = 0.0, heating_value = 0.0;
+  // Self-heating (bdf.hpp): T9's iterate (the prediction, then the Newton iterates), correction and
+  // psi, g = dT9/dt at the iterate, the T9 of the last flux evaluation (the rate factors' T9) and the
+  // border's pieces; the same on every thread.
+  double iterate_T9 = T9, correction_T9 = 0.0, psi_T9 = 0.0, heating_value = 0.0;
   double evaluated_T9 = T9;
   double release_dT9 = 0.0, heating_dT9 = 0.0, temperature_denominator = 1.0;
 
@@ -180,7 +180,6 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         double t = 0.0, q = 0.0;
         for (int j = 0; j <= order; ++j) t += history[j * width + t_column];
         for (int j = 1; j <= order; ++j) q += gamma_sum(j) * history[j * width + t_column];
-        predicted_T9 = t;
         iterate_T9 = t;
         psi_T9 = q / gamma_sum(order);
       }

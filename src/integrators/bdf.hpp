@@ -320,9 +320,10 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   double lu_c = 0.0;             // c of the factorised matrix
   double rate = 1.0;             // the Newton convergence rate, kept across steps
   double release = 0.0;          // S at the iterate [MeV mol/(g s)]
-  // Self-heating: T9 is one more component (implicit.hpp's bordered system): its iterate,
-  // prediction, correction and psi, g = dT9/dt at the iterate, and the border's pieces.
-  double iterate_T9 = T9, predicted_T9 = T9, correction_T9 = 0.0, psi_T9 = 0.0, heating_value = 0.0;
+  // Self-heating: T9 is one more component (implicit.hpp's bordered system): its iterate (the
+  // prediction, then the Newton iterates), correction and psi, g = dT9/dt at the iterate, and the
+  // border's pieces.
+  double iterate_T9 = T9, correction_T9 = 0.0, psi_T9 = 0.0, heating_value = 0.0;
   double evaluated_T9 = T9;  // the T9 of the last flux evaluation (the rate factors' T9)
   double release_dT9 = 0.0, heating_dT9 = 0.0, temperature_denominator = 1.0;
 
@@ -378,7 +379,6 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
           predicted_energy = y;
           psi_energy = p / gamma_sum(order);
         } else {
-          predicted_T9 = y;
           iterate_T9 = y;
           psi_T9 = p / gamma_sum(order);
         }
