@@ -55,6 +55,50 @@ TEST(StepControlDrift, RenormalisingDoesNotResetTheDrift) {
   EXPECT_NEAR(run_gaining_steps(geometric_settings(true), 0.004, 50).mass_fraction_sum, 2.0, 1e-14);
 }
 
+// The drift check skips its division where the deviation is surely below the bound; at and next
+// to the bound it must decide, and report the largest drift, exactly as |m - c| / c would: masses
+// stepped one ulp at a time across the bound, for several initial masses and bounds.
+TEST(StepControlDrift, TheCheckDecidesAndReportsAsTheDivisionAtTheBound) {
+  int crossings = 0;
+  for (const double initial : {1.0, 2.0, 0.7310585786300049, 3.0e-5}) {
+    for (const double bound : {1e-2, 1e-12, 0.37, 1e100}) {
+      IntegratorSettings s = geometric_settings(false);
+      s.max_mass_drift = bound;
+      if (bound == 1e100) continue;  // nothing of a finite mass reaches it
+      // The mass whose division lands on the bound, then 40 ulps either side.
+      double mass = initial * (1.0 + bound);
+      for (int k = 0; k < 40; ++k) mass = std::nextafter(mass, 0.0);
+      bool passed_before = true;
+      for (int k = 0; k < 80; ++k, mass = std::nextafter(mass, INFINITY)) {
+        StepControl control(s, initial, true);
+        ASSERT_TRUE(control.begin_attempt());
+        AttemptReductions r;
+        r.mass = mass;
+        const double drift = std::fabs(mass - initial) / initial;  // the check's definition
+        const bool expected = drift <= bound;
+        const StepVerdict verdict = control.end_attempt(r);
+        EXPECT_EQ(verdict == StepVerdict::accepted, expected) << initial << " " << bound << " " << k;
+        if (expected) EXPECT_EQ(control.finish(mass).max_mass_drift, drift);  // bit for bit
+        if (passed_before && !expected) ++crossings;
+        passed_before = expected;
+      }
+    }
+  }
+  EXPECT_EQ(crossings, 12);  // every (initial, bound) pair crossed within the window
+  // The largest of several accepted drifts, reported bit for bit as the largest division.
+  IntegratorSettings s = geometric_settings(false);
+  StepControl control(s, 3.0, true);
+  double largest = 0.0;
+  for (const double mass : {3.0 + 1e-9, 3.0 - 7e-9, 3.0 + 2e-9}) {
+    ASSERT_TRUE(control.begin_attempt());
+    AttemptReductions r;
+    r.mass = mass;
+    ASSERT_EQ(control.end_attempt(r), StepVerdict::accepted);
+    largest = std::fmax(largest, std::fabs(mass - 3.0) / 3.0);
+  }
+  EXPECT_EQ(control.finish(3.0).max_mass_drift, largest);
+}
+
 TEST(StepControlDrift, AlternatingDriftThatCancelsIsNotAFailure) {
   // The compounded ratio is the unrenormalised mass: +0.4% then -0.4%/1.004 returns to the start.
   const IntegratorSettings s = geometric_settings(true);
