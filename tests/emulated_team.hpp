@@ -104,6 +104,26 @@ struct EmulatedTeam {
   double max_error(int count, Term&& term) const {
     return reduce<true>(count, term);
   }
+  // Several reductions over the same items (DeviceTeam::reduce_fused): terms called once per item,
+  // in the team's order, then each reduced as max_error() or sum() reduces it.
+  template <int MAXIMA, int SUMS, typename Terms>
+  void reduce_fused(int count, Terms&& terms, double (&total)[MAXIMA + SUMS]) const {
+    constexpr int N = MAXIMA + SUMS;
+    std::vector<double> parts(static_cast<std::size_t>(count) * N);
+    for_each(count, [&](int i) {
+      double part[N];
+      terms(i, part);
+      for (int s = 0; s < N; ++s) parts[static_cast<std::size_t>(i) * N + s] = part[s];
+    });
+    for (int s = 0; s < N; ++s) {
+      auto term = [&](int i) { return parts[static_cast<std::size_t>(i) * N + s]; };
+      total[s] = s < MAXIMA ? reduce<true>(count, term) : reduce<false>(count, term);
+    }
+  }
+  template <int N, typename Terms>
+  void sums(int count, Terms&& terms, double (&total)[N]) const {
+    reduce_fused<0, N>(count, terms, total);
+  }
 };
 
 }  // namespace zoneode

@@ -83,7 +83,7 @@ ZONEODE_HD inline BdfTeamSplit bdf_team_split(const ImplicitWorkspaceLayout& lay
 template <bool PHYSICS, bool HEATING, bool BYTE_COLUMNS>
 __global__ void ZONEODE_BOUNDED(bdf_team_block, bdf_team_min_blocks) bdf_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];
-  __shared__ double scratch[2 * DeviceTeam<bdf_team_block>::waves];
+  __shared__ double scratch[DeviceTeam<bdf_team_block>::scratch_doubles];
   __shared__ unsigned long long zone_slot;
   const DeviceTeam<bdf_team_block> team{scratch};
   const int n = a.step.species_count;
@@ -130,7 +130,7 @@ LaunchPlan plan_team(const LaunchContext& c) {
   const BdfTeamSplit split = bdf_team_split(c.implicit_layout, c.species_count, HEATING);
   const TeamKernels kernels{reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, HEATING, false>),
                             reinterpret_cast<const void*>(bdf_team_kernel<PHYSICS, HEATING, true>)};
-  LaunchPlan plan = plan_team_placement(c, 1, bdf_team_block, PHYSICS, 16 * DeviceTeam<bdf_team_block>::waves + 64,
+  LaunchPlan plan = plan_team_placement(c, 1, bdf_team_block, PHYSICS, 8 * DeviceTeam<bdf_team_block>::scratch_doubles + 64,
                                         split.hot, split.cold, kernels, "integrator.method: bdf");
   plan.heating = HEATING;
   return plan;

@@ -124,15 +124,30 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
                           ? T9
                           : evaluated_T9);
     }
-    evaluated_ye = Z_times(y);
+    double ions = 0.0;
+    if (heating) {  // sum Z y and sum y on one barrier
+      double state_sums[2];
+      team.template sums<2>(n, [&](int i, double (&part)[2]) {
+        part[0] = net.species_Z[i] * y[i];
+        part[1] = y[i];
+      }, state_sums);
+      evaluated_ye = state_sums[0];
+      ions = state_sums[1];
+    } else {
+      evaluated_ye = Z_times(y);
+    }
     if (screening) plasma = implicit_team::plasma_at(team, net, evaluated_T9, rho, y, evaluated_ye);
     release = implicit_team::fluxes(team, net, w.rate_factor, y, evaluated_ye, w.flux, screened);
     implicit_team::species_rates_team(team, net, w.flux, [&](int i, double value) { f[i] = value; });
     if (heating) {
+      double rate_sums[2];  // CompositionRates' two sums on one barrier
+      team.template sums<2>(n, [&](int i, double (&part)[2]) {
+        part[0] = f[i];
+        part[1] = net.species_Z[i] * f[i];
+      }, rate_sums);
       CompositionRates change;
-      change.ions = team.sum(n, [&](int i) { return f[i]; });
-      change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * f[i]; });
-      const double ions = team.sum(n, [&](int i) { return y[i]; });
+      change.ions = rate_sums[0];
+      change.ye = rate_sums[1];
       heating_value = heating_rate(release, change, evaluated_T9, rho, ions, evaluated_ye, net.eos_table);
     }
     ++rhs_evaluations;
@@ -281,18 +296,22 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         implicit_team::solve(team, sc, columns, w.matrix, w.rhs, update, w.solve);
         low_rank(update);
         double update_T9 = 0.0;
-        if (heating) {  // the bordered system's T row, then update += update_T9 w
+        if (heating) {  // the bordered system's T row; update += update_T9 w in the pass below
           const double row_dot_x = team.sum(n, [&](int i) { return w.temperature_row[i] * update[i]; });
           update_T9 = ((c * heating_value - psi_T9 - correction_T9) / lu_c + row_dot_x) / temperature_denominator;
-          team.for_each(n, [&](int i) { update[i] += update_T9 * w.temperature_solution[i]; });
         }
-        double norm = team.max_error(n, [&](int i) {
+        // The update applied, its norm and its energy coupling on one barrier.
+        double newton_sums[2];
+        team.template reduce_fused<1, 1>(n, [&](int i, double (&part)[2]) {
+          if (heating) update[i] += update_T9 * w.temperature_solution[i];
           const double x = ratio_scale * update[i];
           iterate[i] += x;
           correction[i] += x;
-          return fabs(x) / newton_weight(settings, history[i]);
-        });
-        double energy_dot = team.sum(n, [&](int i) { return w.energy_row[i] * (ratio_scale * update[i]); });
+          part[0] = fabs(x) / newton_weight(settings, history[i]);
+          part[1] = w.energy_row[i] * x;
+        }, newton_sums);
+        double norm = newton_sums[0];
+        double energy_dot = newton_sums[1];
         if (heating)
           update_newton_T9(ratio_scale * update_T9, release_dT9, settings, history[t_column], iterate_T9,
                            correction_T9, energy_dot, norm);
@@ -316,18 +335,23 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       }
       continue;
     }
-    reductions.error_norm = team.max_error(n, [&](int i) {
+    // The error norm, the non-finite count and the mass of the iterate on one barrier.
+    double attempt[3];
+    team.template reduce_fused<1, 2>(n, [&](int i, double (&part)[3]) {
       const double scale = settings.atol + settings.rtol * fmax(fabs(history[i]), fabs(iterate[i]));
-      return error_constant(order) * fabs(correction[i]) / scale;
-    });
+      part[0] = error_constant(order) * fabs(correction[i]) / scale;
+      part[1] = is_finite(iterate[i]) ? 0.0 : 1.0;
+      part[2] = net.species_A[i] * iterate[i];
+    }, attempt);
+    reductions.error_norm = attempt[0];
     if (heating) {
       const double scale = settings.atol + settings.rtol * fmax(fabs(history[t_column]), fabs(iterate_T9));
       reductions.error_norm = combine_error(reductions.error_norm, error_constant(order) * fabs(correction_T9) / scale);
     }
     const double released = energy - history[n];  // D_0's energy is 0 after every step
-    const double non_finite = team.sum(n, [&](int i) { return is_finite(iterate[i]) ? 0.0 : 1.0; });
+    const double non_finite = attempt[1];
     reductions.finite = non_finite == 0.0 && is_finite(released) && (!heating || is_finite(iterate_T9));
-    reductions.mass = team.sum(n, [&](int i) { return net.species_A[i] * iterate[i]; });
+    reductions.mass = attempt[2];
     reductions.release_rate_start = released / h;
     reductions.release_rate_mid = released / h;
     const double error = reductions.error_norm;
@@ -374,16 +398,26 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
       continue;
     }
     double error_lower = INFINITY, error_higher = INFINITY;
-    if (order > 1)
-      error_lower = team.max_error(n, [&](int i) {
-        return error_constant(order - 1) * fabs(history[order * width + i]) /
-               (settings.atol + settings.rtol * fabs(history[i]));
-      });
-    if (order < max_order)
-      error_higher = team.max_error(n, [&](int i) {
-        return error_constant(order + 1) * fabs(history[(order + 2) * width + i]) /
-               (settings.atol + settings.rtol * fabs(history[i]));
-      });
+    auto lower_term = [&](int i) {
+      return error_constant(order - 1) * fabs(history[order * width + i]) / (settings.atol + settings.rtol * fabs(history[i]));
+    };
+    auto higher_term = [&](int i) {
+      return error_constant(order + 1) * fabs(history[(order + 2) * width + i]) /
+             (settings.atol + settings.rtol * fabs(history[i]));
+    };
+    if (order > 1 && order < max_order) {  // both on one barrier
+      double neighbours[2];
+      team.template reduce_fused<2, 0>(n, [&](int i, double (&part)[2]) {
+        part[0] = lower_term(i);
+        part[1] = higher_term(i);
+      }, neighbours);
+      error_lower = neighbours[0];
+      error_higher = neighbours[1];
+    } else if (order > 1) {
+      error_lower = team.max_error(n, lower_term);
+    } else if (order < max_order) {
+      error_higher = team.max_error(n, higher_term);
+    }
     if (heating) {  // T9's column is in the norm as the species are
       const double weight = settings.atol + settings.rtol * fabs(history[t_column]);
       if (order > 1)

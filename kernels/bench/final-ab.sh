@@ -4,6 +4,9 @@
 # interleaved run by run, each cell's median ns per zone-step, the ratio B / A and whether every run
 # of a cell gave one result hash (a change meant to keep the bits must); then B's h104 against the
 # CPU backend at 1e-12 (zoneode-compare), so that what is timed is validated in the same call.
+# Implicit cells (the team kernels, `lds`; for changes meant to keep the bits, which the result
+# hashes then check): rpz24-short to 1e-3 s at 2,048 zones, bdf (bdf, bdfh self-heated with the
+# e-/e+ table) and Rodas3 (rod, rodh), and s150-hot at 8,192 zones (s150b bdf, s150r Rodas3).
 # Usage: kernels/bench/final-ab.sh OUT BUILD_A BUILD_B   (folders holding zoneode and zoneode.bin;
 #        BUILD_A also zoneode-compare)
 # Environment: AB_REPS=3 (h6656: AB_REPS_6656=2), AB_CELLS="h104 h832 a c1 h6656", AB_RUN_TIMEOUT=100,
@@ -32,14 +35,23 @@ deck_of() {
     h104 | h832 | h6656) [ -n "$study" ] && echo "$study/study-104.yaml --set zones.from_file=$w/start-${1#h}.h5" ;;
     a) echo inputs/bench/a-s150.yaml ;;
     c1) echo inputs/bench/c1-rpz24-hot.yaml ;;
+    bdf | bdfh | rod | rodh)
+      local method=implicit heat=
+      case $1 in bdf*) method=bdf ;; esac
+      case $1 in *h) heat="--set physics.self_heating=true --set physics.eos=table" ;; esac
+      echo "inputs/bench/implicit/rpz24-short.yaml --set integrator.method=$method --set integrator.schedule=adaptive" \
+        "--set integrator.end_time=1e-3 --set zones.count=2048 $heat" ;;
+    s150b) echo inputs/bench/implicit/s150-hot.yaml --set integrator.method=bdf --set integrator.schedule=adaptive --set zones.count=8192 ;;
+    s150r) echo inputs/bench/implicit/s150-hot.yaml --set integrator.method=implicit --set integrator.schedule=adaptive --set zones.count=8192 ;;
   esac
 }
+kernel_of() { case $1 in h104 | h832 | h6656 | a | c1) echo final ;; *) echo lds ;; esac; }
 burn() {  # NAME BUILD CELL: one run, its ns per zone-step and result hash
   local name=$1 build=$2 deck
   deck=$(deck_of "$3")
   [ -n "$deck" ] || { echo "$name skipped: no study folder"; return; }
   # shellcheck disable=SC2086
-  timeout -k 5 "${AB_RUN_TIMEOUT:-100}" "$build/zoneode" $deck --quiet --force --backend gpu --kernel final \
+  timeout -k 5 "${AB_RUN_TIMEOUT:-100}" "$build/zoneode" $deck --quiet --force --backend gpu --kernel "$(kernel_of "$3")" \
     --set output.prefix= --summary "$w/$name.json" >"$w/$name.log" 2>&1 ||
     { echo "$name rc $? $(tail -2 "$w/$name.log" | tr '\n' ' ')"; return; }
   python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(sys.argv[2], '%.2f' % s['ns_per_zone_step'], s['result_hash'])" \

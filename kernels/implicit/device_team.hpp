@@ -7,14 +7,16 @@
 
 namespace zoneode::gpu {
 
-// A workgroup of SIZE threads as the Team of implicit_team.hpp. scratch: 2 x waves doubles of
-// shared memory (the reductions alternate halves, so one barrier per reduction suffices: a thread
-// writes a half again only after the next reduction's barrier, which every thread passes only
-// after reading this one).
+// A workgroup of SIZE threads as the Team of implicit_team.hpp. scratch: scratch_doubles of shared
+// memory, two halves of max_fused x waves (the reductions alternate halves, so one barrier per
+// reduction suffices: a thread writes a half again only after the next reduction's barrier, which
+// every thread passes only after reading this one).
 template <int SIZE>
 struct DeviceTeam {
   static_assert(SIZE % wave_size == 0, "whole waves");
   static constexpr int waves = SIZE / wave_size;
+  static constexpr int max_fused = 3;  // reduce_fused: up to this many reductions on one barrier
+  static constexpr int scratch_doubles = 2 * max_fused * waves;
   double* scratch;
   mutable int buffer = 0;
 
@@ -32,13 +34,54 @@ struct DeviceTeam {
       const double other = shuffle_down(v, offset, wave_size);
       v = MAX ? combine_error(v, other) : v + other;
     }
-    double* partials = scratch + buffer * waves;
+    double* partials = scratch + buffer * max_fused * waves;
     buffer ^= 1;
     if (threadIdx.x % wave_size == 0) partials[threadIdx.x / wave_size] = v;
     __syncthreads();
     double total = partials[0];
     for (int w = 1; w < waves; ++w) total = MAX ? combine_error(total, partials[w]) : total + partials[w];
     return total;
+  }
+  // Several reductions over the same items on one barrier: terms(i, part) writes item i's terms,
+  // part[0, MAXIMA) combined by combine_error, part[MAXIMA, MAXIMA + SUMS) added. Each is reduced as
+  // max_error() and sum() reduce it (per thread in strided order, the wave's tree, the waves in
+  // order): the same bits as separate calls, one barrier instead of MAXIMA + SUMS. terms(i, part)
+  // is called once per i, so it may store values (visible after the call).
+  template <int MAXIMA, int SUMS, typename Terms>
+  __device__ void reduce_fused(int count, Terms&& terms, double (&total)[MAXIMA + SUMS]) const {
+    constexpr int N = MAXIMA + SUMS;
+    static_assert(N >= 1 && N <= max_fused, "at most max_fused reductions on one barrier");
+    auto combine = [](int s, double a, double b) { return s < MAXIMA ? combine_error(a, b) : a + b; };
+    double v[N];
+#pragma unroll
+    for (int s = 0; s < N; ++s) v[s] = 0.0;
+    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) {
+      double part[N];
+      terms(i, part);
+#pragma unroll
+      for (int s = 0; s < N; ++s) v[s] = combine(s, v[s], part[s]);
+    }
+#pragma unroll
+    for (int offset = wave_size / 2; offset > 0; offset /= 2) {
+#pragma unroll
+      for (int s = 0; s < N; ++s) v[s] = combine(s, v[s], shuffle_down(v[s], offset, wave_size));
+    }
+    double* partials = scratch + buffer * max_fused * waves;
+    buffer ^= 1;
+    if (threadIdx.x % wave_size == 0) {
+#pragma unroll
+      for (int s = 0; s < N; ++s) partials[s * waves + threadIdx.x / wave_size] = v[s];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < N; ++s) {
+      total[s] = partials[s * waves];
+      for (int w = 1; w < waves; ++w) total[s] = combine(s, total[s], partials[s * waves + w]);
+    }
+  }
+  template <int N, typename Terms>
+  __device__ void sums(int count, Terms&& terms, double (&total)[N]) const {
+    reduce_fused<0, N>(count, terms, total);
   }
   template <typename Term>
   __device__ double sum(int count, Term&& term) const {

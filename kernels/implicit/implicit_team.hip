@@ -41,7 +41,7 @@ constexpr int implicit_team_min_blocks = SIZE >= 128 ? 4 : 1;
 template <int SIZE, bool PHYSICS, bool HEATING, bool BYTE_COLUMNS>
 __global__ void ZONEODE_BOUNDED(SIZE, implicit_team_min_blocks<SIZE>) implicit_team_kernel(KernelArgs a) {
   extern __shared__ double shared[];
-  __shared__ double scratch[2 * DeviceTeam<SIZE>::waves];
+  __shared__ double scratch[DeviceTeam<SIZE>::scratch_doubles];
   __shared__ unsigned long long zone_slot;
   const DeviceTeam<SIZE> team{scratch};
   const int n = a.step.species_count;
@@ -87,7 +87,7 @@ LaunchPlan plan_team(const LaunchContext& c, int kernel) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
   const TeamKernels kernels{reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, HEATING, false>),
                             reinterpret_cast<const void*>(implicit_team_kernel<SIZE, PHYSICS, HEATING, true>)};
-  LaunchPlan plan = plan_team_placement(c, kernel, SIZE, PHYSICS, 16 * DeviceTeam<SIZE>::waves + 64, split.hot,
+  LaunchPlan plan = plan_team_placement(c, kernel, SIZE, PHYSICS, 8 * DeviceTeam<SIZE>::scratch_doubles + 64, split.hot,
                                         split.cold, kernels, "integrator.method: implicit");
   plan.heating = HEATING;
   return plan;
@@ -210,7 +210,7 @@ LaunchPlan plan_implicit_wave(const LaunchContext& c) { return plan_team_for<wav
 bool implicit_team_fits_on_chip(const LaunchContext& c) {
   const ImplicitTeamSplit split = implicit_team_split(c.implicit_layout, c.species_count);
   // the largest team's scratch and the zone slot, as plan_team counts them
-  return 8 * static_cast<std::size_t>(split.hot) + 16 * DeviceTeam<256>::waves + 64 <= c.max_shared_bytes;
+  return 8 * static_cast<std::size_t>(split.hot) + 8 * DeviceTeam<256>::scratch_doubles + 64 <= c.max_shared_bytes;
 }
 
 void launch_implicit_team(const LaunchPlan& plan, const KernelArgs& args) {

@@ -11,6 +11,10 @@
 //   for_each(count, body)    body(i) for every i in [0, count), each by one thread; then a barrier
 //   sum(count, term)         the sum of term(i), in a fixed order; every thread gets it
 //   max_error(count, term)   combine_error over term(i) (order-independent)
+//   reduce_fused<M, S>(count, terms, total)   M maxima and S sums over the same items on one
+//                            barrier: terms(i, part) writes item i's M + S terms; each reduced as
+//                            max_error and sum reduce it (the same bits as separate calls)
+//   sums<N>(count, terms, total)   reduce_fused<0, N>
 //   group_sums<N>(count, lanes, part, finish)   for every i, `lanes` lanes each add their part
 //                            part(i, lane, lanes, v[N]) (v starts at 0), the lanes' v are added in a
 //                            fixed tree (lane pairs, then pairs of pairs) and finish(i, v) gets
@@ -24,7 +28,8 @@
 //   for_each_phase(phases, count, load, body)   for each phase p in order, body(load(p, x)) for
 //                            every x in [0, count(p)), each by one thread; a barrier after each
 //                            phase (the device team reads a thread's first x of p + 1 before it)
-// term(i) is called once per i, so it may also store a value (visible after the call). All other
+// term(i) (terms(i, part)) is called once per i, so it may also store values (visible after the call):
+// a pass that writes per-item results and a sum of them takes one barrier, not two. All other
 // code runs on every thread alike (the step control is the same on every thread).
 #pragma once
 
@@ -207,11 +212,11 @@ ZONEODE_HD inline void species_rates_team(const Team& team, const StepView& net,
 template <typename Team>
 ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const double* rate_factor, const double* X,
                                 double ye, double* flux, const ScreeningPlasma* plasma = nullptr) {
-  team.for_each(net.reaction_count, [&](int r) {
+  return team.sum(net.reaction_count, [&](int r) {  // the fluxes stored and summed in one pass: one barrier
     flux[r] = plasma ? reaction_flux(net, r, rate_factor[r], X, ye, *plasma)
                      : reaction_flux(net, r, rate_factor[r], X, ye);
+    return flux[r] * net.q_value_MeV[r];
   });
-  return team.sum(net.reaction_count, [&](int r) { return flux[r] * net.q_value_MeV[r]; });
 }
 
 // sum_i Z_i x_i and sum_i Z_i^2 x_i over the species, the team's sums (the low-rank parts of the
@@ -267,12 +272,12 @@ template <typename Team>
 ZONEODE_HD inline void screening_columns(const Team& team, const StepView& net, const ScreeningPlasma& plasma,
                                          const ImplicitTeamArrays& w) {
   const ScreeningKind kind = static_cast<ScreeningKind>(net.screening);
-  team.for_each(net.reaction_count, [&](int r) {
+  const double energy = team.sum(net.reaction_count, [&](int r) {  // q stored and summed in one pass
     double z[max_reactants_per_reaction], a[max_reactants_per_reaction];
     const int count = reactant_nuclei(net, r, z, a);
     w.flux[r] *= reaction_screening_slopes(kind, count, z, a, plasma).d_ye;
+    return w.flux[r] * net.q_value_MeV[r];
   });
-  const double energy = team.sum(net.reaction_count, [&](int r) { return w.flux[r] * net.q_value_MeV[r]; });
   const bool weak = kind == ScreeningKind::weak;
   team.for_each(net.species_count, [&](int i) {
     const double c = creation_sum(net, i, w.flux) - destruction_sum(net, i, w.flux), Z = net.species_Z[i];
@@ -346,24 +351,33 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   const bool screened = net.screening != 0;
   const bool weak = net.screening == static_cast<int>(ScreeningKind::weak);
   TemperatureBorder b;
+  TemperatureRowTerms terms;
+  // sum Y, and dY/dt's two sums (CompositionRates), on one barrier
+  double species_sums[3];
+  team.template sums<3>(n, [&](int i, double (&part)[3]) {
+    part[0] = Y[i];
+    part[1] = w.f0[i];
+    part[2] = net.species_Z[i] * w.f0[i];
+  }, species_sums);
+  const double ions = species_sums[0];
+  terms.change.ions = species_sums[1];
+  terms.change.ye = species_sums[2];
   TemperatureScreening screening;
   if (screened) {
     const double z2 = weak ? z2_sum(team, net, Y) : 0.0;
     screening = temperature_screening(T9, rho, ye, z2);
   }
   const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once per thread, not per set
-  team.for_each(net.reaction_count, [&](int r) {
+  b.release_dT9 = team.sum(net.reaction_count, [&](int r) {  // d flux / d T9 stored and summed in one pass
     double d_rate = reaction_rate_factor_dT9(network.rates, r, T9, fit, rho);
     if (screened) d_rate = screened_rate_factor_dT9(net, r, d_rate, w.rate_factor[r], screening);
     w.flux[r] = reaction_flux(net, r, d_rate, Y, ye);
+    return w.flux[r] * net.q_value_MeV[r];
   });
   species_rates_team(team, net, w.flux, [&](int i, double value) { w.temperature_column[i] = value; });
-  b.release_dT9 = team.sum(net.reaction_count, [&](int r) { return w.flux[r] * net.q_value_MeV[r]; });
-  TemperatureRowTerms terms;
   // The gas at thermal_slopes' five points, each on a thread of its own (one evaluation's latency
   // rather than five: the exact EOS is a Newton solve over quadratures), into the room (3 doubles a
   // point); without room (small networks) every thread evaluates them.
-  const double ions = team.sum(n, [&](int i) { return Y[i]; });
   if (room_doubles >= 3 * thermal_slope_points) {
     team.for_each(thermal_slope_points, [&](int k) {
       if (!thermal_slope_point_needed(k, ye)) return;
@@ -379,17 +393,22 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   } else {
     terms.thermal = thermal_slopes(T9, rho, ions, ye, net.eos_table);
   }
-  terms.change.ions = team.sum(n, [&](int i) { return w.f0[i]; });
-  terms.change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.f0[i]; });
   b.heating = heating_rate(release_start, terms.change, terms.thermal.at);
   terms.heating = b.heating;
   const ThermalResponse& at = terms.thermal.at;
-  if (jac.ye_term_count > 0 || screened)
+  if (weak) {  // both on one barrier (weak screening implies screened)
+    double dots[2];
+    team.template sums<2>(n, [&](int i, double (&part)[2]) {
+      const double weight = temperature_row_weight(net, at, i);
+      part[0] = weight * w.ye_column[i];
+      part[1] = weight * w.screening_column[i];
+    }, dots);
+    terms.energy_dot_ye_column = dots[0];
+    terms.energy_dot_screening_column = dots[1];
+  } else if (jac.ye_term_count > 0 || screened) {
     terms.energy_dot_ye_column =
         team.sum(n, [&](int i) { return temperature_row_weight(net, at, i) * w.ye_column[i]; });
-  if (weak)
-    terms.energy_dot_screening_column =
-        team.sum(n, [&](int i) { return temperature_row_weight(net, at, i) * w.screening_column[i]; });
+  }
   // T's row needs J's column sums weighted by row. Every product first, in column order, into the
   // matrix's room (free until M is made from J; its filled positions include every J entry): one
   // thread per product, so the index and entry loads of all of them are in flight at once. Then each
@@ -406,8 +425,13 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
     w.temperature_row[j] = temperature_row_value(net, terms, j, column_sum, w.energy_row[j]);
   });
   CompositionRates change_dT9;
-  change_dT9.ions = team.sum(n, [&](int i) { return w.temperature_column[i]; });
-  change_dT9.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.temperature_column[i]; });
+  double column_sums[2];
+  team.template sums<2>(n, [&](int i, double (&part)[2]) {
+    part[0] = w.temperature_column[i];
+    part[1] = net.species_Z[i] * w.temperature_column[i];
+  }, column_sums);
+  change_dT9.ions = column_sums[0];
+  change_dT9.ye = column_sums[1];
   b.heating_dT9 = temperature_corner(terms, b.release_dT9, change_dT9);
   return b;
 }
@@ -516,12 +540,26 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         w.rhs[i] = value;
       };
       if (rodas3::new_f(s) && s > 0) {
-        const double ye = team.sum(n, [&](int i) {
+        // The stage's argument into solve, with its sum Z y (heated: and sum y, on the same barrier).
+        auto argument = [&](int i) {
           double y = Y[i];
           for (int j = 0; j < s; ++j) y += rodas3::a(row + j) * w.stages[j * n + i];
           w.solve[i] = y;
-          return net.species_Z[i] * y;
-        });
+          return y;
+        };
+        double ye = 0.0, argument_ions = 0.0;
+        if (heating) {
+          double argument_sums[2];
+          team.template sums<2>(n, [&](int i, double (&part)[2]) {
+            const double y = argument(i);
+            part[0] = net.species_Z[i] * y;
+            part[1] = y;
+          }, argument_sums);
+          ye = argument_sums[0];
+          argument_ions = argument_sums[1];
+        } else {
+          ye = team.sum(n, [&](int i) { return net.species_Z[i] * argument(i); });
+        }
         if (heating) {  // the stage's own T9, rate factors and g
           double stage_T9 = T9;
           for (int j = 0; j < s; ++j) stage_T9 += rodas3::a(row + j) * stage_temperature[j];
@@ -530,10 +568,15 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
                           w.stage_rate_factor);
           release = fluxes_at(w.solve, ye, stage_T9, w.stage_rate_factor);
           species_rates_team(team, net, w.flux, [&](int i, double f) { w.rhs[i] = f; });
+          double rate_sums[2];
+          team.template sums<2>(n, [&](int i, double (&part)[2]) {
+            part[0] = w.rhs[i];
+            part[1] = net.species_Z[i] * w.rhs[i];
+          }, rate_sums);
           CompositionRates change;
-          change.ions = team.sum(n, [&](int i) { return w.rhs[i]; });
-          change.ye = team.sum(n, [&](int i) { return net.species_Z[i] * w.rhs[i]; });
-          const double ions = team.sum(n, [&](int i) { return w.solve[i]; });
+          change.ions = rate_sums[0];
+          change.ye = rate_sums[1];
+          const double ions = argument_ions;
           heating_stage = heating_rate(release, change, stage_T9, rho, ions, ye, net.eos_table);
           team.for_each(n, [&](int i) { couple(i, w.rhs[i]); });
         } else {
@@ -612,20 +655,25 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
 
     // Proposed state into rhs; error norm from k_4.
     const double* k_last = w.stages + (rodas3::stages - 1) * n;
+    // The error norm, the non-finite count and the mass of the proposed state on one barrier.
     AttemptReductions reductions;
-    reductions.error_norm = team.max_error(n, [&](int i) {
+    double attempt[3];
+    team.template reduce_fused<1, 2>(n, [&](int i, double (&part)[3]) {
       double y = Y[i];
       for (int s = 0; s < rodas3::stages; ++s) y += rodas3::m(s) * w.stages[s * n + i];
       w.rhs[i] = y;
       const double scale = settings.atol + settings.rtol * fmax(fabs(Y[i]), fabs(y));
-      return fabs(k_last[i]) / scale;
-    });
+      part[0] = fabs(k_last[i]) / scale;
+      part[1] = is_finite(y) ? 0.0 : 1.0;
+      part[2] = net.species_A[i] * y;
+    }, attempt);
+    reductions.error_norm = attempt[0];
     const rodas3::ScalarEnd end =
         rodas3::scalar_end(stage_energy, stage_temperature, T9, heating, settings, reductions.error_norm);
     const double released = end.released, next_T9 = end.next_T9;
-    const double non_finite = team.sum(n, [&](int i) { return is_finite(w.rhs[i]) ? 0.0 : 1.0; });
+    const double non_finite = attempt[1];
     reductions.finite = non_finite == 0.0 && is_finite(released) && (!heating || is_finite(next_T9));
-    reductions.mass = team.sum(n, [&](int i) { return net.species_A[i] * w.rhs[i]; });
+    reductions.mass = attempt[2];
     reductions.release_rate_start = released / h;
     reductions.release_rate_mid = released / h;
     if (control.end_attempt(reductions, 2) == StepVerdict::accepted) {
