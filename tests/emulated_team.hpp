@@ -30,6 +30,10 @@ struct EmulatedTeam {
         for (int i = t; i < count; i += size) body(i);
     }
   }
+  template <typename Body>
+  void for_each_unsynced(int count, Body&& body) const {
+    for_each(count, body);
+  }
   int wave_lanes() const { return wave; }
   // The device's tree over a group's lanes: lane pairs, then pairs of pairs (lanes a power of two).
   static void tree(std::vector<double>& parts) {

@@ -73,10 +73,15 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
   // Every reaction's rate factor at at_T9 [GK] (self-heating's evaluations; as the implicit team's).
-  auto rate_factors_at = [&](double at_T9) {
+  // synced false: no barrier of its own, the next reduction's completes it (nothing reads them before).
+  auto rate_factors_at = [&](double at_T9, bool synced = true) {
     const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(at_T9));  // once per thread, not per set
-    team.for_each(network.rates.reaction_count,
-                  [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); });
+    auto body = [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); };
+    if (synced) {
+      team.for_each(network.rates.reaction_count, body);
+    } else {
+      team.for_each_unsynced(network.rates.reaction_count, body);
+    }
   };
   if (control.running()) {
     if (heating) {
@@ -120,9 +125,8 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   auto evaluate = [&](const double* y) {
     if (heating) {
       evaluated_T9 = fmax(iterate_T9, self_heating_min_T9);
-      rate_factors_at(team_heating_fault(TeamHeatingFault::stage_rates_at_step_T9)
-                          ? T9
-                          : evaluated_T9);
+      rate_factors_at(team_heating_fault(TeamHeatingFault::stage_rates_at_step_T9) ? T9 : evaluated_T9,
+                      false);  // completed by the sums' barrier below
     }
     double ions = 0.0;
     if (heating) {  // sum Z y and sum y on one barrier

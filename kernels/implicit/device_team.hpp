@@ -25,6 +25,12 @@ struct DeviceTeam {
     for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) body(i);
     __syncthreads();
   }
+  // for_each without its barrier: for a pass that reads nothing another thread writes before the
+  // next reduction, and whose results are read only after that reduction's barrier completes it.
+  template <typename Body>
+  __device__ void for_each_unsynced(int count, Body&& body) const {
+    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) body(i);
+  }
   template <bool MAX, typename Term>
   __device__ double reduce(int count, Term&& term) const {
     double v = 0.0;

@@ -9,6 +9,8 @@
 //
 // Host/device: templated on the team, which provides
 //   for_each(count, body)    body(i) for every i in [0, count), each by one thread; then a barrier
+//   for_each_unsynced(count, body)   the same without the barrier: the next reduction's completes it
+//                            (a pass whose results are read only after that reduction)
 //   sum(count, term)         the sum of term(i), in a fixed order; every thread gets it
 //   max_error(count, term)   combine_error over term(i) (order-independent)
 //   reduce_fused<M, S>(count, terms, total)   M maxima and S sums over the same items on one
@@ -463,10 +465,15 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
   // Every reaction's rate factor at T9 [GK] into out (the device path of zone_rate_factors: the
   // fits evaluated directly, RateView::fit_table is host only).
-  auto rate_factors_at = [&](double at_T9, double* out) {
+  // synced false: no barrier of its own, the next reduction's completes it (nothing reads out before).
+  auto rate_factors_at = [&](double at_T9, double* out, bool synced = true) {
     const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(at_T9));  // once per thread, not per set
-    team.for_each(network.rates.reaction_count,
-                  [&](int r) { out[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); });
+    auto body = [&](int r) { out[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); };
+    if (synced) {
+      team.for_each(network.rates.reaction_count, body);
+    } else {
+      team.for_each_unsynced(network.rates.reaction_count, body);
+    }
   };
   if (control.running()) rate_factors_at(T9, w.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
@@ -548,7 +555,13 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
           return y;
         };
         double ye = 0.0, argument_ions = 0.0;
+        double stage_T9 = T9;
         if (heating) {
+          // The stage's own T9 and rate factors first: the argument's sums below complete them.
+          for (int j = 0; j < s; ++j) stage_T9 += rodas3::a(row + j) * stage_temperature[j];
+          stage_T9 = fmax(stage_T9, self_heating_min_T9);
+          rate_factors_at(team_heating_fault(TeamHeatingFault::stage_rates_at_step_T9) ? T9 : stage_T9,
+                          w.stage_rate_factor, false);
           double argument_sums[2];
           team.template sums<2>(n, [&](int i, double (&part)[2]) {
             const double y = argument(i);
@@ -560,12 +573,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
         } else {
           ye = team.sum(n, [&](int i) { return net.species_Z[i] * argument(i); });
         }
-        if (heating) {  // the stage's own T9, rate factors and g
-          double stage_T9 = T9;
-          for (int j = 0; j < s; ++j) stage_T9 += rodas3::a(row + j) * stage_temperature[j];
-          stage_T9 = fmax(stage_T9, self_heating_min_T9);
-          rate_factors_at(team_heating_fault(TeamHeatingFault::stage_rates_at_step_T9) ? T9 : stage_T9,
-                          w.stage_rate_factor);
+        if (heating) {  // the stage's fluxes at its own T9 and rate factors, and g
           release = fluxes_at(w.solve, ye, stage_T9, w.stage_rate_factor);
           species_rates_team(team, net, w.flux, [&](int i, double f) { w.rhs[i] = f; });
           double rate_sums[2];
