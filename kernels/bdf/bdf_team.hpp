@@ -72,16 +72,9 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
-  // Every reaction's rate factor at at_T9 [GK] (self-heating's evaluations; as the implicit team's).
-  // synced false: no barrier of its own, the next reduction's completes it (nothing reads them before).
+  // Every reaction's rate factor at at_T9 [GK] (self-heating's evaluations; synced: as team_rate_factors).
   auto rate_factors_at = [&](double at_T9, bool synced = true) {
-    const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(at_T9));  // once per thread, not per set
-    auto body = [&](int r) { w.rate_factor[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); };
-    if (synced) {
-      team.for_each(network.rates.reaction_count, body);
-    } else {
-      team.for_each_unsynced(network.rates.reaction_count, body);
-    }
+    implicit_team::team_rate_factors(team, network.rates, at_T9, rho, w.rate_factor, synced);
   };
   if (control.running()) {
     if (heating) {

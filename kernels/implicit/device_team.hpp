@@ -33,20 +33,9 @@ struct DeviceTeam {
   }
   template <bool MAX, typename Term>
   __device__ double reduce(int count, Term&& term) const {
-    double v = 0.0;
-    for (int i = static_cast<int>(threadIdx.x); i < count; i += SIZE) v = MAX ? combine_error(v, term(i)) : v + term(i);
-#pragma unroll
-    for (int offset = wave_size / 2; offset > 0; offset /= 2) {
-      const double other = shuffle_down(v, offset, wave_size);
-      v = MAX ? combine_error(v, other) : v + other;
-    }
-    double* partials = scratch + buffer * max_fused * waves;
-    buffer ^= 1;
-    if (threadIdx.x % wave_size == 0) partials[threadIdx.x / wave_size] = v;
-    __syncthreads();
-    double total = partials[0];
-    for (int w = 1; w < waves; ++w) total = MAX ? combine_error(total, partials[w]) : total + partials[w];
-    return total;
+    double total[1];
+    reduce_fused<MAX ? 1 : 0, MAX ? 0 : 1>(count, [&](int i, double (&part)[1]) { part[0] = term(i); }, total);
+    return total[0];
   }
   // Several reductions over the same items on one barrier: terms(i, part) writes item i's terms,
   // part[0, MAXIMA) combined by combine_error, part[MAXIMA, MAXIMA + SUMS) added. Each is reduced as

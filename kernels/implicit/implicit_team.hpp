@@ -221,6 +221,22 @@ ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const dou
   });
 }
 
+// Every reaction's rate factor at T9 [GK] into out (the device path of zone_rate_factors: the fits
+// evaluated directly, RateView::fit_table is host only), T9's powers once per thread. synced false:
+// no barrier of its own, the next reduction's completes it (nothing may read out before). The
+// Rodas3 and bdf team kernels both.
+template <typename Team>
+ZONEODE_HD inline void team_rate_factors(const Team& team, const RateView& rates, double T9, double rho, double* out,
+                                         bool synced = true) {
+  const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once per thread, not per set
+  auto body = [&](int r) { out[r] = reaction_rate_factor(rates, r, T9, fit, rho); };
+  if (synced) {
+    team.for_each(rates.reaction_count, body);
+  } else {
+    team.for_each_unsynced(rates.reaction_count, body);
+  }
+}
+
 // sum_i Z_i x_i and sum_i Z_i^2 x_i over the species, the team's sums (the low-rank parts of the
 // Jacobian and the electron fraction).
 template <typename Team>
@@ -463,17 +479,8 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const double initial_mass = team.sum(n, [&](int i) { return net.species_A[i] * Y[i]; });
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
-  // Every reaction's rate factor at T9 [GK] into out (the device path of zone_rate_factors: the
-  // fits evaluated directly, RateView::fit_table is host only).
-  // synced false: no barrier of its own, the next reduction's completes it (nothing reads out before).
   auto rate_factors_at = [&](double at_T9, double* out, bool synced = true) {
-    const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(at_T9));  // once per thread, not per set
-    auto body = [&](int r) { out[r] = reaction_rate_factor(network.rates, r, at_T9, fit, rho); };
-    if (synced) {
-      team.for_each(network.rates.reaction_count, body);
-    } else {
-      team.for_each_unsynced(network.rates.reaction_count, body);
-    }
+    team_rate_factors(team, network.rates, at_T9, rho, out, synced);
   };
   if (control.running()) rate_factors_at(T9, w.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
