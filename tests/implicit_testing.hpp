@@ -103,10 +103,13 @@ struct HeatedComparison {
 // dense enough that T9 rises by percents over the burn, not so far that the burn runs away (a
 // runaway to T9 2-6 makes the serial method's own result move by up to 4e-8 for T9 one ulp up, far
 // beyond the rule's 1e-9: tried).
-inline std::vector<std::pair<std::string, HeatedCase>> heated_cases() {
+// eos: exact (the default here: every fit evaluated directly on both sides) or table (the e-/e+ gas
+// and the REACLIB fits read from tables, as a self-heated run with physics.eos: table reads them on
+// either backend).
+inline std::vector<std::pair<std::string, HeatedCase>> heated_cases(EosEvaluation eos = EosEvaluation::exact) {
   PhysicsOptions heated;
   heated.self_heating = true;
-  heated.eos = EosEvaluation::exact;
+  heated.eos = eos;
   PhysicsOptions heated_weak = heated;
   heated_weak.screening = ScreeningKind::weak;
   const std::string dir = ZONEODE_REACLIB_DATA;

@@ -178,7 +178,8 @@ TEST(ImplicitTeam, MatchesTheSerialMethodOnTheReaclibSlice) {
 HeatedComparison compare_heated(const HeatedCase& c, StepSchedule kind, int target_tasks, bool check_orders) {
   const CompactNetwork compact(c.network, c.physics);
   const MethodData data(IntegrationMethod::implicit, compact);
-  EXPECT_EQ(data.view().rates.fit_table, nullptr) << "the fits' table: the device has none";
+  // the fits' table where the run reads tables (MethodData's; the GPU backend uploads the same)
+  EXPECT_EQ(data.view().rates.fit_table != nullptr, c.physics.eos == EosEvaluation::table);
   const ImplicitSchedule schedule(*data.implicit(), target_tasks);
   const MethodNetwork& network = data.view();
   const IntegratorSettings s = settings_for(kind, c.end_time);
@@ -265,6 +266,52 @@ TEST(ImplicitTeam, SelfHeatingReadsTheEosTableItsViewCarries) {
               team_doubled);
   EXPECT_GT(rise, 1e-3);
   EXPECT_LT(doubled_rise, (1.0 - 1e-3) * rise) << "the team did not read the view's table";
+}
+
+// The REACLIB fits' table (RateView::fit_table: MethodData's on the CPU, the copy the GPU backend
+// uploads, with physics.eos: table): the heated team reads it a reaction at a time
+// (tabulated_rate_factor, tabulated_rate_factor_dT9), the serial method with its vector loops, and
+// the team keeps the serial method's steps within the rule on every case. A copy with every
+// tabulated ln lambda raised by ln 2 (each rate read from the table doubled) stands in for the
+// device's: the team's final T9 rises further with it (it read the view's table), and keeps the
+// serial method's steps with it too.
+TEST(ImplicitTeam, SelfHeatingReadsTheRateTableItsViewCarries) {
+  for (const auto& [name, c] : heated_cases(EosEvaluation::table)) {
+    if (sanitized_build && name != "rp") continue;
+    const HeatedComparison r = compare_heated(c, StepSchedule::adaptive, 256, false);
+    const std::string what = name + " adaptive (tables): " + r.describe();
+    std::printf("  %s\n", what.c_str());
+    SCOPED_TRACE(what);
+    EXPECT_GT(r.least_rise, 1e-3) << "T9 hardly rises: the test checks little of self-heating";
+    EXPECT_GE(8 * r.same, 7 * r.zones);
+    EXPECT_TRUE(r.passes(settings_for(StepSchedule::adaptive, c.end_time).rtol));
+  }
+  HeatedCase c = heated_cases(EosEvaluation::table).front().second;  // the default network, He burning
+  const CompactNetwork compact(c.network, c.physics);
+  const MethodData data(IntegrationMethod::implicit, compact);
+  ASSERT_NE(data.fit_table(), nullptr);
+  const ImplicitSchedule schedule(*data.implicit(), 256);
+  MethodNetwork network = data.view();
+  const IntegratorSettings s = settings_for(StepSchedule::adaptive, c.end_time);
+  const Zone zone = heated_zones(c)[4];
+  const Outcome plain = run_team<true, true>(network, schedule.view(), s, zone, {256, 32, Order::forward});
+  std::vector<double> doubled_nodes = data.fit_table()->nodes();
+  RateTableView doubled = data.fit_table()->view();
+  const int R = doubled.reaction_count;
+  for (int node = 0; node <= doubled.intervals; ++node)
+    for (int r = 0; r < R; ++r) doubled_nodes[static_cast<std::size_t>(3 * node) * R + r] += std::log(2.0);
+  doubled.nodes = doubled_nodes.data();
+  network.rates.fit_table = &doubled;
+  const Outcome serial = run_serial(network, s, zone);
+  const Outcome team = run_team<true, true>(network, schedule.view(), s, zone, {256, 32, Order::forward});
+  EXPECT_EQ(team.result.status, zone_ok);
+  EXPECT_EQ(team.result.steps, serial.result.steps);
+  EXPECT_LE(std::fabs(team.result.final_T9 - serial.result.final_T9) / serial.result.final_T9, 1e-3 * s.rtol);
+  const double rise = plain.result.final_T9 / zone.T9 - 1.0, doubled_rise = team.result.final_T9 / zone.T9 - 1.0;
+  std::printf("  T9 %.3f -> %.6f with the table, %.6f with its rates doubled\n", zone.T9, plain.result.final_T9,
+              team.result.final_T9);
+  EXPECT_GT(rise, 1e-3);
+  EXPECT_GT(doubled_rise, (1.0 + 1e-2) * rise) << "the team did not read the view's rate table";
 }
 
 // Planted faults of the heated team: each must fail the rule above (adaptive, the schedule runs

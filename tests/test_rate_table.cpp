@@ -165,6 +165,66 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
   }
 }
 
+// The GPU backend uploads the table and its kernels read it a reaction at a time (a thread per
+// reaction: tabulated_rate_factor, tabulated_rate_factor_dT9, the direct flags where the CPU's
+// loops overwrite the direct lists): the same bits as the CPU's loops (zone_rate_factors,
+// tabulated_rate_factor_slopes) at 2,000 T9 from 0.01 to 12, on rp-z24 with partition functions
+// (887 reactions, a few read directly in some intervals, captures' rho powers) and s16; the flags
+// are the lists.
+TEST(RateTable, EachReactionReadAloneGivesTheLoopsBits) {
+  PhysicsOptions on;
+  on.self_heating = true;
+  on.partition_functions = true;
+  for (const Network& network : {rp_z24(), generate_network(generator_preset("s16"))}) {
+    const CompactNetwork compact(network, on);
+    const RateView direct = compact.rate_view();
+    const RateTable table(direct);
+    const RateTableView& view = table.view();
+    RateView tabulated = direct;
+    tabulated.fit_table = &view;
+    const int R = view.reaction_count;
+    for (int j = 0; j < view.intervals; ++j) {
+      std::vector<char> listed(R, 0);
+      for (int k = view.direct_offsets[j]; k < view.direct_offsets[j + 1]; ++k) listed[view.direct[k]] = 1;
+      for (int r = 0; r < R; ++r) ASSERT_EQ(rate_table_direct(view, j, r), listed[r] != 0) << "interval " << j;
+    }
+    std::vector<double> loop(R), loop_slopes(R);
+    const double rho = 3.7e7;
+    long compared = 0, direct_reads = 0, slopes_compared = 0;
+    for (int k = 0; k < 2000; ++k) {
+      const double T9 = 0.01 * std::exp(std::log(1200.0) * (k + 0.29) / 2000);
+      zone_rate_factors(tabulated, T9, rho, loop.data());
+      int j = 0;
+      double t = 0.0;
+      ASSERT_TRUE(rate_table_position(view, reaclib_fit_T9(T9), j, t)) << "T9 " << T9;
+      const HermiteWeights weights = hermite_weights(t);
+      const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
+      for (int r = 0; r < R; ++r) {
+        const double one = tabulated_rate_factor(tabulated, view, j, weights, r, T9, fit, rho);
+        ASSERT_EQ(std::memcmp(&one, &loop[r], sizeof one), 0) << "reaction " << r << " at T9 " << T9;
+        direct_reads += rate_table_direct(view, j, r) ? 1 : 0;
+        ++compared;
+      }
+      if (!tabulated_rate_factor_slopes(tabulated, T9, rho, loop_slopes.data())) {
+        EXPECT_GT(T9, reaclib_fit_max_T9);
+        continue;
+      }
+      ASSERT_TRUE(rate_table_slope_position(view, T9, j, t));
+      const HermiteWeights slope_weights = hermite_weight_slopes(t), value_weights = hermite_weights(t);
+      for (int r = 0; r < R; ++r) {
+        const double lambda = table_exp(rate_table_log_lambda(view, j, value_weights, r));
+        const double one = tabulated_rate_factor_dT9(tabulated, view, j, slope_weights, r, T9, fit, rho, lambda);
+        ASSERT_EQ(std::memcmp(&one, &loop_slopes[r], sizeof one), 0) << "slope of reaction " << r << " at T9 " << T9;
+        ++slopes_compared;
+      }
+    }
+    std::printf("  %d reactions: %ld rate factors and %ld slopes bit for bit, %ld of them read directly\n", R,
+                compared, slopes_compared, direct_reads);
+    EXPECT_GT(slopes_compared, compared * 9 / 10);
+    if (R > 500) EXPECT_GT(direct_reads, 0) << "rp-z24: the direct flags were never exercised";
+  }
+}
+
 // One He burn of s16 at T9 2, rho 1e6 with self-heating, the table's rate factors against the fits
 // evaluated directly (the same MethodData with its view's table removed).
 TEST(RateTable, SelfHeatedBurnsAgreeWithTheDirectFits) {

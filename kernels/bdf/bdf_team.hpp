@@ -74,7 +74,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
   // Every reaction's rate factor at at_T9 [GK] (self-heating's evaluations; synced: as team_rate_factors).
   auto rate_factors_at = [&](double at_T9, bool synced = true) {
-    implicit_team::team_rate_factors(team, network.rates, at_T9, rho, w.rate_factor, synced);
+    implicit_team::team_rate_factors<HEATING>(team, network.rates, at_T9, rho, w.rate_factor, synced);
   };
   if (control.running()) {
     if (heating) {

@@ -221,20 +221,34 @@ ZONEODE_HD inline double fluxes(const Team& team, const StepView& net, const dou
   });
 }
 
-// Every reaction's rate factor at T9 [GK] into out (the device path of zone_rate_factors: the fits
-// evaluated directly, RateView::fit_table is host only), T9's powers once per thread. synced false:
-// no barrier of its own, the next reduction's completes it (nothing may read out before). The
-// Rodas3 and bdf team kernels both.
-template <typename Team>
+// Every reaction's rate factor at T9 [GK] into out (zone_rate_factors with a thread per reaction),
+// T9's powers once per thread. TABLE (the heated instantiations): read from RateView::fit_table
+// where the backend set it (self-heating with physics.eos: table, as the CPU backend does;
+// tabulated_rate_factor: one exp-free lookup a reaction instead of every set's exp and divisions),
+// the fits directly otherwise. synced false: no barrier of its own, the next reduction's completes
+// it (nothing may read out before). The Rodas3 and bdf team kernels both.
+template <bool TABLE = false, typename Team>
 ZONEODE_HD inline void team_rate_factors(const Team& team, const RateView& rates, double T9, double rho, double* out,
                                          bool synced = true) {
   const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once per thread, not per set
-  auto body = [&](int r) { out[r] = reaction_rate_factor(rates, r, T9, fit, rho); };
-  if (synced) {
-    team.for_each(rates.reaction_count, body);
-  } else {
-    team.for_each_unsynced(rates.reaction_count, body);
+  auto run = [&](auto&& body) {
+    if (synced) {
+      team.for_each(rates.reaction_count, body);
+    } else {
+      team.for_each_unsynced(rates.reaction_count, body);
+    }
+  };
+  if constexpr (TABLE) {
+    int j = 0;
+    double t = 0.0;
+    if (rates.fit_table != nullptr && rate_table_position(*rates.fit_table, reaclib_fit_T9(T9), j, t)) {
+      const RateTableView table = *rates.fit_table;
+      const HermiteWeights weights = hermite_weights(t);  // once per thread
+      run([&](int r) { out[r] = tabulated_rate_factor(rates, table, j, weights, r, T9, fit, rho); });
+      return;
+    }
   }
+  run([&](int r) { out[r] = reaction_rate_factor(rates, r, T9, fit, rho); });
 }
 
 // sum_i Z_i x_i and sum_i Z_i^2 x_i over the species, the team's sums (the low-rank parts of the
@@ -386,8 +400,22 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
     screening = temperature_screening(T9, rho, ye, z2);
   }
   const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once per thread, not per set
+  // The rate factors' slopes from the fits' table where the backend set it (as the CPU's
+  // flux_temperature_derivatives reads it), directly otherwise.
+  int table_j = 0;
+  double table_t = 0.0;
+  const bool tabulated = network.rates.fit_table != nullptr &&
+                         rate_table_slope_position(*network.rates.fit_table, T9, table_j, table_t);
+  const HermiteWeights value_weights = hermite_weights(table_t), slope_weights = hermite_weight_slopes(table_t);
+  const RateTableView table = tabulated ? *network.rates.fit_table : RateTableView{};  // once per thread
   b.release_dT9 = team.sum(net.reaction_count, [&](int r) {  // d flux / d T9 stored and summed in one pass
-    double d_rate = reaction_rate_factor_dT9(network.rates, r, T9, fit, rho);
+    double d_rate;
+    if (tabulated) {
+      const double lambda = table_exp(rate_table_log_lambda(table, table_j, value_weights, r));
+      d_rate = tabulated_rate_factor_dT9(network.rates, table, table_j, slope_weights, r, T9, fit, rho, lambda);
+    } else {
+      d_rate = reaction_rate_factor_dT9(network.rates, r, T9, fit, rho);
+    }
     if (screened) d_rate = screened_rate_factor_dT9(net, r, d_rate, w.rate_factor[r], screening);
     w.flux[r] = reaction_flux(net, r, d_rate, Y, ye);
     return w.flux[r] * net.q_value_MeV[r];
@@ -480,7 +508,7 @@ ZONEODE_HD inline ZoneResult integrate_zone(const Team& team, const MethodNetwor
   const bool finite = team.sum(n, [&](int i) { return is_finite(Y[i]) ? 0.0 : 1.0; }) == 0.0;
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, finite, initial_mass));
   auto rate_factors_at = [&](double at_T9, double* out, bool synced = true) {
-    team_rate_factors(team, network.rates, at_T9, rho, out, synced);
+    team_rate_factors<HEATING>(team, network.rates, at_T9, rho, out, synced);
   };
   if (control.running()) rate_factors_at(T9, w.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;

@@ -17,6 +17,7 @@
 #include "common/code_cache.hpp"
 #include "common/errors.hpp"
 #include "common/fnv1a.hpp"
+#include "network/rate_table.hpp"
 #include "physics/eos.hpp"
 #include "gpu_runtime.hpp"
 #include "bdf/bdf_kernels.hpp"
@@ -161,6 +162,19 @@ const ElectronGasTableView* upload_electron_gas_table(Uploads& uploads, const El
   return static_cast<const ElectronGasTableView*>(uploads.upload(&device, sizeof(device)));
 }
 
+// A copy of `host`'s table in device memory (its arrays and the view over them), kept as long as `uploads`.
+const RateTableView* upload_rate_table(Uploads& uploads, const RateTable& host) {
+  RateTableView device = host.view();
+  device.nodes = static_cast<const double*>(uploads.upload(host.nodes().data(), host.nodes().size() * sizeof(double)));
+  device.direct_offsets = static_cast<const std::int32_t*>(
+      uploads.upload(host.direct_offsets().data(), host.direct_offsets().size() * sizeof(std::int32_t)));
+  device.direct = static_cast<const std::int32_t*>(
+      uploads.upload(host.direct().data(), host.direct().size() * sizeof(std::int32_t)));
+  device.direct_flags = static_cast<const std::uint8_t*>(
+      uploads.upload(host.direct_flags().data(), host.direct_flags().size()));
+  return static_cast<const RateTableView*>(uploads.upload(&device, sizeof(device)));
+}
+
 class GpuBackend final : public Backend {
  public:
   GpuBackend(const BackendSelection& selection, const BackendOptions& options)
@@ -244,6 +258,18 @@ class GpuBackend final : public Backend {
     if (self_heating_ && network.physics().eos == EosEvaluation::table) {
       if (device_eos_table_ == nullptr) device_eos_table_ = upload_electron_gas_table(uploads_, host_electron_gas_table());
       args_.step.eos_table = device_eos_table_;
+      // The fits tabulated in T9 too, the table the CPU backend reads in the same runs
+      // (network/rate_table.hpp, MethodData): the implicit and bdf kernels read it a reaction at a
+      // time (tabulated_rate_factor), one lookup and table_exp instead of each set's exp and
+      // divisions, and the two backends' rate factors differ by the device log's rounding only.
+      // Built once per network (prepare() runs again on a burner's new dt).
+      Fnv1a rates_hash;
+      rates_hash.bytes(network.rate_block(), network.rate_block_bytes());
+      if (device_fit_table_ == nullptr || fit_table_rates_hash_ != rates_hash.value) {
+        device_fit_table_ = upload_rate_table(uploads_, RateTable(network.rate_view()));
+        fit_table_rates_hash_ = rates_hash.value;
+      }
+      args_.rates.fit_table = device_fit_table_;
     }
     // Self-heating makes T9 a variable of the integrated state (integrators/implicit.hpp, qss2.hpp,
     // asymptotic.hpp). The implicit method's kernels carry it: baseline runs the serial
@@ -637,6 +663,8 @@ class GpuBackend final : public Backend {
   DeviceArray<ZoneResult> results_;
   Uploads uploads_;
   const ElectronGasTableView* device_eos_table_ = nullptr;  // upload_electron_gas_table's, once
+  const RateTableView* device_fit_table_ = nullptr;  // upload_rate_table's, per network
+  std::uint64_t fit_table_rates_hash_ = 0;            // the rate block it was built from (Fnv1a)
   unsigned long long* next_zone_ = nullptr;
   std::int64_t zones_ = 0;
 };

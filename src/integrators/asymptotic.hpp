@@ -61,10 +61,27 @@ struct ZoneWorkspace {
 
 // ---- serial pieces (one thread does a whole zone) ----
 
-template <typename Array>
+// Every reaction's rate factor at T9 [GK], rho [g/cm^3]; from RateView::fit_table where it is set
+// (self-heating with physics.eos: table): on the host always, in device code with DEVICE_TABLE
+// (the implicit and bdf kernels, whose self-heated GPU runs get the table; the explicit methods'
+// kernels never do, and keep their code), a reaction at a time as the team kernels read it.
+template <bool DEVICE_TABLE = false, typename Array>
 ZONEODE_HD inline void zone_rate_factors(const RateView& rates, double T9, double rho, Array rate_factor) {
 #if ZONEODE_RATE_TABLE_ON_HOST
   if (rates.fit_table != nullptr && tabulated_rate_factors(rates, T9, rho, rate_factor)) return;  // self-heating, CPU
+#else
+  if constexpr (DEVICE_TABLE) {
+    int j = 0;
+    double t = 0.0;
+    if (rates.fit_table != nullptr && rate_table_position(*rates.fit_table, reaclib_fit_T9(T9), j, t)) {
+      const RateTableView& table = *rates.fit_table;
+      const HermiteWeights weights = hermite_weights(t);
+      const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
+      for (int r = 0; r < rates.reaction_count; ++r)
+        rate_factor[r] = tabulated_rate_factor(rates, table, j, weights, r, T9, fit, rho);
+      return;
+    }
+  }
 #endif
   for (int r = 0; r < rates.reaction_count; ++r) rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);
 }

@@ -301,7 +301,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   const Array f = work.state;                 // f at the iterate
   const double initial_mass = mass_fraction_sum(net, Y);
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
-  if (control.running()) zone_rate_factors(rates, T9, rho, work.rate_factor);
+  if (control.running()) zone_rate_factors<true>(rates, T9, rho, work.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
   const bool ye_rank = imp.jacobian.ye_term_count > 0 || net.screening != 0;
   const bool z2_rank = net.screening == static_cast<int>(ScreeningKind::weak);
@@ -332,7 +332,7 @@ ZONEODE_HD inline void integrate_zone(const MethodNetwork& network, const Integr
   auto evaluate = [&](Array y) {
     if (heating) {
       evaluated_T9 = fmax(iterate_T9, self_heating_min_T9);
-      zone_rate_factors(rates, evaluated_T9, rho, work.rate_factor);
+      zone_rate_factors<true>(rates, evaluated_T9, rho, work.rate_factor);
     }
     zone_fluxes(net, work.rate_factor, y, work.flux, evaluated_T9, rho);
     species_rates_in_lanes(net, work.flux, f);  // the team kernel's rounding (jacobian.hpp)

@@ -231,7 +231,7 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
   const bool heating = net.self_heating != 0;
   const double initial_mass = mass_fraction_sum(net, Y);
   StepControl control(settings, initial_mass, zone_input_valid(T9, rho, all_finite(n, Y), initial_mass));
-  if (control.running()) zone_rate_factors(rates, T9, rho, work.rate_factor);
+  if (control.running()) zone_rate_factors<true>(rates, T9, rho, work.rate_factor);
   std::int64_t rhs_evaluations = 0, jacobian_evaluations = 0, factorizations = 0;
   bool jacobian_current = false;  // J, f(Y) and S(Y) belong to the current Y
   double release_start = 0.0;     // S(Y) = sum_r Q_r flux_r at Y [MeV mol/(g s)]
@@ -329,7 +329,7 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
           double stage_T9 = T9;
           for (int j = 0; j < s; ++j) stage_T9 += rodas3::a(row + j) * stage_temperature[j];
           stage_T9 = fmax(stage_T9, self_heating_min_T9);
-          zone_rate_factors(rates, stage_T9, rho, work.stage_rate_factor);
+          zone_rate_factors<true>(rates, stage_T9, rho, work.stage_rate_factor);
           zone_fluxes(net, work.stage_rate_factor, work.solve, work.flux, stage_T9, rho);
           species_rates(net, work.flux, work.rhs);
           release = energy_release_rate(net, work.flux);
@@ -398,7 +398,7 @@ ZONEODE_HD inline void integrate_zone_with(const MethodNetwork& network, const I
       jacobian_current = false;
       if (heating) {
         T9 = fmax(next_T9, self_heating_min_T9);
-        zone_rate_factors(rates, T9, rho, work.rate_factor);
+        zone_rate_factors<true>(rates, T9, rho, work.rate_factor);
       }
     }
   }

@@ -170,14 +170,19 @@ RateTable::RateTable(const RateView& rates, double T9_min, double step, double t
   // Each interval: the reactions that failed there, read directly (a reaction may pass on both sides
   // of a failed interval, e.g. where two of its sets cross).
   direct_offsets_.assign(1, 0);
+  direct_flags_.assign(static_cast<std::size_t>(intervals) * R, 0);
   for (int j = 0; j < intervals; ++j) {
-    for (int r = 0; r < R; ++r)
-      if (!good[static_cast<std::size_t>(j) * R + r]) direct_.push_back(r);
+    for (int r = 0; r < R; ++r) {
+      if (good[static_cast<std::size_t>(j) * R + r]) continue;
+      direct_.push_back(r);
+      direct_flags_[static_cast<std::size_t>(j) * R + r] = 1;
+    }
     direct_offsets_.push_back(static_cast<std::int32_t>(direct_.size()));
   }
   for (int r = 0; r < R; ++r) build_error_ = std::max(build_error_, worst[r]);  // over every good interval
   view_.direct_offsets = direct_offsets_.data();
   view_.direct = direct_.data();
+  view_.direct_flags = direct_flags_.data();
 }
 
 }  // namespace zoneode

@@ -23,10 +23,11 @@
 // Partition functions are not tabulated (their log10 G is piecewise linear in T9: kinks a smooth
 // interpolant would miss); the factor is applied as in the direct path.
 //
-// Host only: the CPU backend sets RateView::fit_table when self-heating is on with physics.eos:
-// table (MethodData); device code, every run without self-heating and CPU runs with physics.eos:
-// exact (the setting a CPU run compared bit for bit with a GPU one takes) keep it null and evaluate
-// the fits directly, so unheated results and every GPU kernel are unchanged.
+// Where it is read: the CPU backend sets RateView::fit_table when self-heating is on with
+// physics.eos: table (MethodData); the GPU backend builds the same table for the same runs and
+// uploads it (the team kernels and the serial kernels read it per reaction, rate_table_lookup.hpp).
+// Every run without self-heating, and heated runs with physics.eos: exact (the setting whose CPU
+// and GPU runs evaluate every fit directly), keep it null, so their results are unchanged.
 #pragma once
 
 #include <cmath>
@@ -34,25 +35,10 @@
 #include <cstring>
 #include <vector>
 
+#include "network/rate_table_lookup.hpp"
 #include "network/views.hpp"
 
 namespace zoneode {
-
-// The view RateView::fit_table points at.
-struct RateTableView {
-  int reaction_count = 0;
-  int intervals = 0;       // nodes 0..intervals
-  double u_first = 0.0;    // ln T9 of node 0 [ln GK]
-  double u_step = 0.0;     // h
-  double inv_step = 0.0;   // 1 / h
-  double T9_min = 0.0;     // [GK] node 0
-  // Node j, reaction r: nodes[(3 j + c) R + r], c = 0: G, 1: h G', 2: h^2 G'' (scaled to t = (u - u_j) / h).
-  const double* nodes = nullptr;
-  // The reactions evaluated directly in interval j (lambda underflows there, or the check failed
-  // there): direct[direct_offsets[j] .. direct_offsets[j + 1]).
-  const std::int32_t* direct_offsets = nullptr;  // intervals + 1
-  const std::int32_t* direct = nullptr;
-};
 
 class RateTable {
  public:
@@ -66,81 +52,19 @@ class RateTable {
   // The largest relative error of the tabulated lambdas found at build.
   double build_error() const { return build_error_; }
   std::int64_t bytes() const { return static_cast<std::int64_t>(nodes_.size() * sizeof(double)); }
+  // The arrays behind view() (the GPU backend uploads them).
+  const std::vector<double>& nodes() const { return nodes_; }
+  const std::vector<std::int32_t>& direct_offsets() const { return direct_offsets_; }
+  const std::vector<std::int32_t>& direct() const { return direct_; }
+  const std::vector<std::uint8_t>& direct_flags() const { return direct_flags_; }
 
  private:
   std::vector<double> nodes_;
   std::vector<std::int32_t> direct_offsets_, direct_;
+  std::vector<std::uint8_t> direct_flags_;
   double build_error_ = 0.0;
   RateTableView view_;
 };
-
-// exp(x) for |x| <= 700: x = k ln 2 + r, |r| <= ln 2 / 2, exp(r) by its Taylor polynomial of
-// degree 12 (truncation 2e-16 relative), 2^k from the bits of the rounded k. Branch-free.
-inline double table_exp(double x) {
-  constexpr double inv_ln2 = 1.4426950408889634;
-  constexpr double shifter = 6755399441055744.0;        // 1.5 * 2^52: x / ln 2 + shifter rounds to an integer
-  constexpr double ln2_hi = 6.93147180369123816490e-01;  // fdlibm's split of ln 2: k ln2_hi exact
-  constexpr double ln2_lo = 1.90821492927058770002e-10;
-  const double kd = x * inv_ln2 + shifter;
-  const double k = kd - shifter;
-  const double r = (x - k * ln2_hi) - k * ln2_lo;
-  double p = 1.0 / 479001600.0;  // 1/12!
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
-  std::uint64_t bits;
-  std::memcpy(&bits, &kd, sizeof bits);  // shifter + k: k in the low mantissa bits
-  bits = (bits + 1023u) << 52;           // the biased exponent k + 1023, mantissa 0: 2^k
-  double scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
-}
-
-// The quintic Hermite weights at t in [0, 1] (value, h G', h^2 G'' at both ends): G(t) =
-// G_0 + w5 (G_1 - G_0) + w1 m_0 + w4 m_1 + w2 c_0 + w3 c_1; hermite_weight_slopes: their d/dt.
-struct HermiteWeights {
-  double w1, w2, w3, w4, w5;
-};
-inline HermiteWeights hermite_weights(double t) {
-  const double t2 = t * t, t3 = t2 * t, t4 = t3 * t, t5 = t4 * t;
-  HermiteWeights w;
-  w.w1 = t - 6.0 * t3 + 8.0 * t4 - 3.0 * t5;
-  w.w2 = 0.5 * (t2 - 3.0 * t3 + 3.0 * t4 - t5);
-  w.w3 = 0.5 * (t3 - 2.0 * t4 + t5);
-  w.w4 = -4.0 * t3 + 7.0 * t4 - 3.0 * t5;
-  w.w5 = 10.0 * t3 - 15.0 * t4 + 6.0 * t5;
-  return w;
-}
-inline HermiteWeights hermite_weight_slopes(double t) {
-  const double t2 = t * t, t3 = t2 * t, t4 = t3 * t;
-  HermiteWeights w;
-  w.w1 = 1.0 - 18.0 * t2 + 32.0 * t3 - 15.0 * t4;
-  w.w2 = 0.5 * (2.0 * t - 9.0 * t2 + 12.0 * t3 - 5.0 * t4);
-  w.w3 = 0.5 * (3.0 * t2 - 8.0 * t3 + 5.0 * t4);
-  w.w4 = -12.0 * t2 + 28.0 * t3 - 15.0 * t4;
-  w.w5 = 30.0 * t2 - 60.0 * t3 + 30.0 * t4;
-  return w;
-}
-
-// Where T9_fit [GK] (<= 10) falls: interval j and t; false below the table (or NaN).
-inline bool rate_table_position(const RateTableView& table, double T9_fit, int& j, double& t) {
-  if (!(T9_fit >= table.T9_min)) return false;
-  const double s = (log(T9_fit) - table.u_first) * table.inv_step;
-  j = static_cast<int>(s);
-  if (j >= table.intervals) j = table.intervals - 1;
-  if (j < 0) j = 0;
-  t = s - j;
-  return true;
-}
 
 // f(r, ln lambda_r) for every reaction r in order, ln lambda_r the quintic Hermite interpolant of
 // interval j at t: the one loop the lambdas and the rate factors below are written with.
@@ -154,8 +78,7 @@ inline void for_each_log_lambda(const RateTableView& table, int j, double t, F f
   const double* __restrict g1 = c0 + R;
   const double* __restrict m1 = g1 + R;
   const double* __restrict c1 = m1 + R;
-  for (int r = 0; r < R; ++r)
-    f(r, g0[r] + ((w.w5 * (g1[r] - g0[r]) + w.w1 * m0[r] + w.w4 * m1[r]) + (w.w2 * c0[r] + w.w3 * c1[r])));
+  for (int r = 0; r < R; ++r) f(r, hermite_combine(w, g0[r], m0[r], c0[r], g1[r], m1[r], c1[r]));
 }
 
 // lambda_r (the fits' sum) of every tabulated reaction at interval j, t into out[r]; reactions on
@@ -200,13 +123,5 @@ void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double
 void rate_table_factors_wide(const RateTableView& table, int j, double t, const double (&rho_power)[5],
                              const std::uint8_t* density_power, const double* identical, double* out,
                              RateTableIsa isa = RateTableIsa::automatic);
-
-// d ln lambda_r / d ln T9 of reaction r at interval j, slope weights w (hermite_weight_slopes(t)).
-inline double rate_table_log_slope(const RateTableView& table, int j, const HermiteWeights& w, int r) {
-  const int R = table.reaction_count;
-  const double* node = table.nodes + static_cast<std::int64_t>(3 * j) * R + r;
-  const double g0 = node[0], m0 = node[R], c0 = node[2 * R], g1 = node[3 * R], m1 = node[4 * R], c1 = node[5 * R];
-  return ((w.w5 * (g1 - g0) + w.w1 * m0 + w.w4 * m1) + (w.w2 * c0 + w.w3 * c1)) * table.inv_step;
-}
 
 }  // namespace zoneode

@@ -22,7 +22,10 @@
 #include "physics/partition_functions.hpp"
 #include "physics/screening.hpp"
 
-// The tabulated fits (self-heating on the CPU) exist in host code only.
+#include "network/rate_table_lookup.hpp"
+
+// The tabulated fits' vector loops (the CPU's) exist in host code only; the per-reaction reads
+// (tabulated_rate_factor below) on both sides.
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
 #define ZONEODE_RATE_TABLE_ON_HOST 1
 #include <type_traits>
@@ -107,6 +110,18 @@ ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double
 }
 ZONEODE_HD inline double reaction_rate_factor(const RateView& net, int r, double T9, double rho) {
   return with_partition_ratio(net, r, T9, reaction_rate_factor_fitted(net, r, T9, rho));
+}
+
+// Reaction r's rate factor at T9 [GK], rho [g/cm^3] with the fits' sum read from the table at
+// interval j, weights w (rate_table_position and hermite_weights of reaclib_fit_T9(T9)), or from the
+// fits (powers `fit`) where the table does not read r in j: tabulated_rate_factors' value for r, the
+// same operations in the same order (a device thread per reaction; the CPU's loop below).
+ZONEODE_HD inline double tabulated_rate_factor(const RateView& net, const RateTableView& table, int j,
+                                               const HermiteWeights& w, int r, double T9, const ReaclibPowers& fit,
+                                               double rho) {
+  if (rate_table_direct(table, j, r)) return reaction_rate_factor(net, r, T9, fit, rho);
+  const double lambda = table_exp(rate_table_log_lambda(table, j, w, r));
+  return with_partition_ratio(net, r, T9, reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r]);
 }
 
 #if ZONEODE_RATE_TABLE_ON_HOST

@@ -272,33 +272,44 @@ ZONEODE_HD inline double reaction_rate_factor_dT9(const RateView& net, int r, do
   return reaction_rate_factor_dT9(net, r, T9, reaclib_powers(reaclib_fit_T9(T9)), rho);
 }
 
+// Reaction r's reaction_rate_factor_dT9 at T9 [GK] (<= 10) from the table: lambda_r (the table's,
+// table_exp of its log at interval j) and d ln lambda_r / d ln T9 (the interpolant's slope, slope
+// weights w_slope: within ~1e-9 of the fits' own, tests/test_rate_table.cpp); from the fits (powers
+// `fit`) where the table does not read r in j. tabulated_rate_factor_slopes' value for r, the same
+// operations in the same order (a device thread per reaction; the CPU's loop below).
+ZONEODE_HD inline double tabulated_rate_factor_dT9(const RateView& net, const RateTableView& table, int j,
+                                                   const HermiteWeights& w_slope, int r, double T9,
+                                                   const ReaclibPowers& fit, double rho, double lambda) {
+  if (rate_table_direct(table, j, r)) return reaction_rate_factor_dT9(net, r, T9, fit, rho);
+  const double fitted = reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r];
+  double d = fitted * (rate_table_log_slope(table, j, w_slope, r) / T9);
+  if (net.pf_offsets != nullptr && net.pf_offsets[r] != net.pf_offsets[r + 1]) {
+    double ratio = 1.0, d_ratio = 0.0;
+    partition_ratio_and_slope(net, r, T9, ratio, d_ratio);
+    d = d * ratio + fitted * d_ratio;
+  }
+  return d;
+}
+// Whether the table gives T9's slopes: at or above its first node and not above T9 10 (the fits'
+// slope is 0 there, reaction_rate_factor_dT9); j, t: rate_table_position's.
+ZONEODE_HD inline bool rate_table_slope_position(const RateTableView& table, double T9, int& j, double& t) {
+  return !(T9 > reaclib_fit_max_T9) && rate_table_position(table, T9, j, t);
+}
+
 #if ZONEODE_RATE_TABLE_ON_HOST
-// Every reaction's reaction_rate_factor_dT9 into out, the fits' lambda and d ln lambda / d ln T9
-// read from net.fit_table (non-null) where it tabulates the reaction (the slope of the interpolant:
-// within ~1e-9 of the fits' own, tests/test_rate_table.cpp); false (nothing written) below the
-// table's T9 and above T9 10 (the fits' slope is 0 there), where the caller evaluates directly.
+// Every reaction's reaction_rate_factor_dT9 into out, read from net.fit_table (non-null) where it
+// tabulates the reaction (tabulated_rate_factor_dT9); false (nothing written) below the table's T9
+// and above T9 10, where the caller evaluates directly.
 template <typename Array>
 inline bool tabulated_rate_factor_slopes(const RateView& net, double T9, double rho, Array out) {
   const RateTableView& table = *net.fit_table;
   int j = 0;
   double t = 0.0;
-  if (T9 > reaclib_fit_max_T9 || !rate_table_position(table, T9, j, t)) return false;
+  if (!rate_table_slope_position(table, T9, j, t)) return false;
   rate_table_lambdas(table, j, t, out);
   const HermiteWeights w = hermite_weight_slopes(t);
-  for (int r = 0; r < net.reaction_count; ++r) {
-    const double fitted = reaction_density_factor(net, r, rho) * out[r] * net.identical_factor[r];
-    double d = fitted * (rate_table_log_slope(table, j, w, r) / T9);
-    if (net.pf_offsets != nullptr && net.pf_offsets[r] != net.pf_offsets[r + 1]) {
-      double ratio = 1.0, d_ratio = 0.0;
-      partition_ratio_and_slope(net, r, T9, ratio, d_ratio);
-      d = d * ratio + fitted * d_ratio;
-    }
-    out[r] = d;
-  }
-  for (int k = table.direct_offsets[j]; k < table.direct_offsets[j + 1]; ++k) {
-    const int r = table.direct[k];
-    out[r] = reaction_rate_factor_dT9(net, r, T9, rho);
-  }
+  const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
+  for (int r = 0; r < net.reaction_count; ++r) out[r] = tabulated_rate_factor_dT9(net, table, j, w, r, T9, fit, rho, out[r]);
   return true;
 }
 #endif
@@ -339,7 +350,19 @@ ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const
 #if ZONEODE_RATE_TABLE_ON_HOST
   const bool tabulated = rates.fit_table != nullptr && tabulated_rate_factor_slopes(rates, T9, rho, flux_dT);
 #else
-  const bool tabulated = false;
+  // device code (the implicit and bdf kernels): a reaction at a time, as the team kernels read it
+  int j = 0;
+  double t = 0.0;
+  const bool tabulated = rates.fit_table != nullptr && rate_table_slope_position(*rates.fit_table, T9, j, t);
+  if (tabulated) {
+    const RateTableView& table = *rates.fit_table;
+    const HermiteWeights value_weights = hermite_weights(t), slope_weights = hermite_weight_slopes(t);
+    const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
+    for (int r = 0; r < net.reaction_count; ++r) {
+      const double lambda = table_exp(rate_table_log_lambda(table, j, value_weights, r));
+      flux_dT[r] = tabulated_rate_factor_dT9(rates, table, j, slope_weights, r, T9, fit, rho, lambda);
+    }
+  }
 #endif
   const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once, not per reaction
   for (int r = 0; r < net.reaction_count; ++r) {
