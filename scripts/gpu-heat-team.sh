@@ -16,9 +16,10 @@
 # OUT gets: heat-team.txt (the table), timing.csv (written run by run), runs.log, logs.tgz (build log, every run's log and summary).
 # Usage: scripts/gpu-heat-team.sh OUT
 #   HEAT_ZONES=256 zones validated   HEAT_TIMED_ZONES=2048 zones timed   HEAT_END_TIME=1e-3 [s]
-#   HEAT_EOS=table | exact (physics.eos of the heated runs, CPU and GPU alike; with table the CPU reads
-#   its rate table, 1e-11 from the fits the GPU evaluates, which moves bdf's step choices on some
-#   zones by itself: validate bdf with exact, docs/RESULTS.md 2026-12-07 fourth session)
+#   HEAT_EOS=table | exact (physics.eos of the heated runs, CPU and GPU alike; with table both read
+#   the e-/e+ table and the REACLIB fit table, the GPU its copies (since 728f210; before, the GPU
+#   evaluated the fits, 1e-11 from the CPU's table, which moved bdf's steps on some zones by
+#   itself); with exact both evaluate the exact gas and the fits)
 #   HEAT_DECK=inputs/bench/implicit/rpz24-short.yaml (another regime: e.g. inputs/s150.yaml with
 #   HEAT_SET="integrator.method=implicit integrator.schedule=adaptive integrator.atol=1e-16"), HEAT_SET:
 #   deck settings added to every run (KEY=VALUE, space-separated)

@@ -16,7 +16,7 @@ enum ReactionFlags : std::uint8_t {
   reaction_flag_electron_capture = 1u << 0,  // flux carries an extra rho*Ye
 };
 
-struct RateTableView;  // network/rate_table.hpp
+struct RateTableView;  // network/rate_table_lookup.hpp
 struct ElectronGasTableView;  // physics/eos_table.hpp
 
 // Read once per zone: everything of a reaction's rate that depends on T9 and rho only.
@@ -36,8 +36,9 @@ struct RateView {
   const std::int32_t* pf_offsets = nullptr;
   const std::int32_t* pf_row = nullptr;
   const signed char* pf_power = nullptr;
-  // The fits tabulated in T9 (network/rate_table.hpp), host only: set by the CPU backend with
-  // self-heating; null (the fits evaluated directly) everywhere else, device code included.
+  // The fits tabulated in T9 (network/rate_table.hpp; read with rate_table_lookup.hpp): set with
+  // self-heating and physics.eos: table, by the CPU backend (host memory) and the GPU backend (its
+  // device copy, read by the implicit and bdf kernels); null (the fits evaluated directly) otherwise.
   const RateTableView* fit_table = nullptr;
 };
 
