@@ -167,7 +167,8 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
 
 // The GPU backend uploads the table and its kernels read it a reaction at a time (a thread per
 // reaction: tabulated_rate_factor, tabulated_rate_factor_dT9, the direct flags where the CPU's
-// loops overwrite the direct lists): the same bits as the CPU's loops (zone_rate_factors,
+// loops overwrite the direct lists; the serial kernels' loops over them, tabulated_rate_factors_each
+// and tabulated_rate_factor_slopes_each): the same bits as the CPU's loops (zone_rate_factors,
 // tabulated_rate_factor_slopes) at 2,000 T9 from 0.01 to 12, on rp-z24 with partition functions
 // (887 reactions, a few read directly in some intervals, captures' rho powers) and s16; the flags
 // are the lists.
@@ -188,7 +189,7 @@ TEST(RateTable, EachReactionReadAloneGivesTheLoopsBits) {
       for (int k = view.direct_offsets[j]; k < view.direct_offsets[j + 1]; ++k) listed[view.direct[k]] = 1;
       for (int r = 0; r < R; ++r) ASSERT_EQ(rate_table_direct(view, j, r), listed[r] != 0) << "interval " << j;
     }
-    std::vector<double> loop(R), loop_slopes(R);
+    std::vector<double> loop(R), loop_slopes(R), each(R);
     const double rho = 3.7e7;
     long compared = 0, direct_reads = 0, slopes_compared = 0;
     for (int k = 0; k < 2000; ++k) {
@@ -197,6 +198,8 @@ TEST(RateTable, EachReactionReadAloneGivesTheLoopsBits) {
       int j = 0;
       double t = 0.0;
       ASSERT_TRUE(rate_table_position(view, reaclib_fit_T9(T9), j, t)) << "T9 " << T9;
+      ASSERT_TRUE(tabulated_rate_factors_each(tabulated, T9, rho, each.data()));  // the serial device kernels' loop
+      ASSERT_EQ(std::memcmp(each.data(), loop.data(), R * sizeof(double)), 0) << "T9 " << T9;
       const HermiteWeights weights = hermite_weights(t);
       const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
       for (int r = 0; r < R; ++r) {
@@ -205,10 +208,14 @@ TEST(RateTable, EachReactionReadAloneGivesTheLoopsBits) {
         direct_reads += rate_table_direct(view, j, r) ? 1 : 0;
         ++compared;
       }
+      const bool slopes_each = tabulated_rate_factor_slopes_each(tabulated, T9, rho, each.data());
       if (!tabulated_rate_factor_slopes(tabulated, T9, rho, loop_slopes.data())) {
         EXPECT_GT(T9, reaclib_fit_max_T9);
+        EXPECT_FALSE(slopes_each);
         continue;
       }
+      ASSERT_TRUE(slopes_each);
+      ASSERT_EQ(std::memcmp(each.data(), loop_slopes.data(), R * sizeof(double)), 0) << "slopes at T9 " << T9;
       ASSERT_TRUE(rate_table_slope_position(view, T9, j, t));
       const HermiteWeights slope_weights = hermite_weight_slopes(t), value_weights = hermite_weights(t);
       for (int r = 0; r < R; ++r) {

@@ -71,16 +71,7 @@ ZONEODE_HD inline void zone_rate_factors(const RateView& rates, double T9, doubl
   if (rates.fit_table != nullptr && tabulated_rate_factors(rates, T9, rho, rate_factor)) return;  // self-heating, CPU
 #else
   if constexpr (DEVICE_TABLE) {
-    int j = 0;
-    double t = 0.0;
-    if (rates.fit_table != nullptr && rate_table_position(*rates.fit_table, reaclib_fit_T9(T9), j, t)) {
-      const RateTableView& table = *rates.fit_table;
-      const HermiteWeights weights = hermite_weights(t);
-      const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
-      for (int r = 0; r < rates.reaction_count; ++r)
-        rate_factor[r] = tabulated_rate_factor(rates, table, j, weights, r, T9, fit, rho);
-      return;
-    }
+    if (rates.fit_table != nullptr && tabulated_rate_factors_each(rates, T9, rho, rate_factor)) return;
   }
 #endif
   for (int r = 0; r < rates.reaction_count; ++r) rate_factor[r] = reaction_rate_factor(rates, r, T9, rho);

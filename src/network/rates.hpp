@@ -124,6 +124,21 @@ ZONEODE_HD inline double tabulated_rate_factor(const RateView& net, const RateTa
   return with_partition_ratio(net, r, T9, reaction_density_factor(net, r, rho) * lambda * net.identical_factor[r]);
 }
 
+// Every reaction's tabulated_rate_factor at T9 [GK], rho [g/cm^3] from net.fit_table (non-null), a
+// reaction at a time (the serial device kernels' loop; the host's is tabulated_rate_factors below,
+// the same bits); false (nothing written) below the table's T9, where the caller evaluates directly.
+template <typename Array>
+ZONEODE_HD inline bool tabulated_rate_factors_each(const RateView& net, double T9, double rho, Array rate_factor) {
+  const RateTableView& table = *net.fit_table;
+  int j = 0;
+  double t = 0.0;
+  if (!rate_table_position(table, reaclib_fit_T9(T9), j, t)) return false;
+  const HermiteWeights weights = hermite_weights(t);
+  const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
+  for (int r = 0; r < net.reaction_count; ++r) rate_factor[r] = tabulated_rate_factor(net, table, j, weights, r, T9, fit, rho);
+  return true;
+}
+
 #if ZONEODE_RATE_TABLE_ON_HOST
 // Every reaction's reaction_rate_factor at T9 [GK], rho [g/cm^3] with the fits' sum read from
 // net.fit_table (non-null; rate_table.hpp) where it tabulates the reaction, directly otherwise;

@@ -296,6 +296,24 @@ ZONEODE_HD inline bool rate_table_slope_position(const RateTableView& table, dou
   return !(T9 > reaclib_fit_max_T9) && rate_table_position(table, T9, j, t);
 }
 
+// Every reaction's tabulated_rate_factor_dT9 at T9 [GK] from net.fit_table (non-null), a reaction
+// at a time (the serial device kernels' loop; the host's is tabulated_rate_factor_slopes below, the
+// same bits); false (nothing written) below the table's T9 and above T9 10.
+template <typename Array>
+ZONEODE_HD inline bool tabulated_rate_factor_slopes_each(const RateView& net, double T9, double rho, Array out) {
+  const RateTableView& table = *net.fit_table;
+  int j = 0;
+  double t = 0.0;
+  if (!rate_table_slope_position(table, T9, j, t)) return false;
+  const HermiteWeights value_weights = hermite_weights(t), slope_weights = hermite_weight_slopes(t);
+  const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
+  for (int r = 0; r < net.reaction_count; ++r) {
+    const double lambda = table_exp(rate_table_log_lambda(table, j, value_weights, r));
+    out[r] = tabulated_rate_factor_dT9(net, table, j, slope_weights, r, T9, fit, rho, lambda);
+  }
+  return true;
+}
+
 #if ZONEODE_RATE_TABLE_ON_HOST
 // Every reaction's reaction_rate_factor_dT9 into out, read from net.fit_table (non-null) where it
 // tabulates the reaction (tabulated_rate_factor_dT9); false (nothing written) below the table's T9
@@ -349,20 +367,8 @@ ZONEODE_HD inline void flux_temperature_derivatives(const RateView& rates, const
   }
 #if ZONEODE_RATE_TABLE_ON_HOST
   const bool tabulated = rates.fit_table != nullptr && tabulated_rate_factor_slopes(rates, T9, rho, flux_dT);
-#else
-  // device code (the implicit and bdf kernels): a reaction at a time, as the team kernels read it
-  int j = 0;
-  double t = 0.0;
-  const bool tabulated = rates.fit_table != nullptr && rate_table_slope_position(*rates.fit_table, T9, j, t);
-  if (tabulated) {
-    const RateTableView& table = *rates.fit_table;
-    const HermiteWeights value_weights = hermite_weights(t), slope_weights = hermite_weight_slopes(t);
-    const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
-    for (int r = 0; r < net.reaction_count; ++r) {
-      const double lambda = table_exp(rate_table_log_lambda(table, j, value_weights, r));
-      flux_dT[r] = tabulated_rate_factor_dT9(rates, table, j, slope_weights, r, T9, fit, rho, lambda);
-    }
-  }
+#else  // device code (the implicit and bdf kernels): a reaction at a time, as the team kernels read it
+  const bool tabulated = rates.fit_table != nullptr && tabulated_rate_factor_slopes_each(rates, T9, rho, flux_dT);
 #endif
   const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));  // once, not per reaction
   for (int r = 0; r < net.reaction_count; ++r) {
