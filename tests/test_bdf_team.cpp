@@ -244,14 +244,8 @@ TEST(BdfTeam, SelfHeatingTakesTheSerialPathUnderTheGpuRule) {
       // column solved together) at the device's task target only (team_testing.hpp).
       if (sanitized_build && (target != 256 || name != "default weak screening")) continue;
       const HeatedComparison r = compare_heated(c, target, target == 256);
-      const std::string what = name + " target " + std::to_string(target) + ": " + r.describe();
-      std::printf("  %s\n", what.c_str());
-      SCOPED_TRACE(what);
-      EXPECT_EQ(r.failed, 0);
-      EXPECT_GT(r.least_rise, 1e-3) << "T9 hardly rises: the test checks little of self-heating";
-      EXPECT_TRUE(r.order_independent) << "the order within a phase matters";
-      EXPECT_GE(8 * r.same, 7 * r.zones);
-      EXPECT_LE(r.worst, 1e-3 * bdf_heated_settings(c.end_time).rtol);
+      expect_heated_rule(r, bdf_heated_settings(c.end_time).rtol,
+                         name + " target " + std::to_string(target) + ": " + r.describe());
     }
   }
 }
@@ -267,14 +261,7 @@ TEST(BdfTeam, SelfHeatingWithTheTablesTakesTheSerialPathUnderTheGpuRule) {
   for (const auto& [name, c] : heated_cases(EosEvaluation::table)) {
     if (sanitized_build && name != "rp") continue;
     const HeatedComparison r = compare_heated(c, 256, !sanitized_build);
-    const std::string what = name + " (tables): " + r.describe();
-    std::printf("  %s\n", what.c_str());
-    SCOPED_TRACE(what);
-    EXPECT_EQ(r.failed, 0);
-    EXPECT_GT(r.least_rise, 1e-3) << "T9 hardly rises: the test checks little of self-heating";
-    EXPECT_TRUE(r.order_independent) << "the order within a phase matters";
-    EXPECT_GE(8 * r.same, 7 * r.zones);
-    EXPECT_LE(r.worst, 1e-3 * bdf_heated_settings(c.end_time).rtol);
+    expect_heated_rule(r, bdf_heated_settings(c.end_time).rtol, name + " (tables): " + r.describe());
   }
 }
 
