@@ -37,8 +37,12 @@ struct RateTableView {
 };
 
 namespace rate_table_detail {
+// HIP's device pass may see this before hip_runtime.h declares its intrinsics (a kernel file that
+// includes this header first): clang's builtin there; CUDA declares its intrinsics implicitly.
 ZONEODE_HD inline std::uint64_t bits_of(double x) {
-#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
+#if defined(__HIP_DEVICE_COMPILE__) || defined(__HIPCC_RTC__)
+  return __builtin_bit_cast(std::uint64_t, x);
+#elif defined(__CUDA_ARCH__)
   return static_cast<std::uint64_t>(__double_as_longlong(x));
 #else
   std::uint64_t bits;
@@ -47,7 +51,9 @@ ZONEODE_HD inline std::uint64_t bits_of(double x) {
 #endif
 }
 ZONEODE_HD inline double double_of(std::uint64_t bits) {
-#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
+#if defined(__HIP_DEVICE_COMPILE__) || defined(__HIPCC_RTC__)
+  return __builtin_bit_cast(double, bits);
+#elif defined(__CUDA_ARCH__)
   return __longlong_as_double(static_cast<long long>(bits));
 #else
   double x;
