@@ -219,8 +219,7 @@ TEST(RateTable, EachReactionReadAloneGivesTheLoopsBits) {
       ASSERT_TRUE(rate_table_slope_position(view, T9, j, t));
       const HermiteWeights slope_weights = hermite_weight_slopes(t), value_weights = hermite_weights(t);
       for (int r = 0; r < R; ++r) {
-        const double lambda = table_exp(rate_table_log_lambda(view, j, value_weights, r));
-        const double one = tabulated_rate_factor_dT9(tabulated, view, j, slope_weights, r, T9, fit, rho, lambda);
+        const double one = tabulated_rate_factor_dT9(tabulated, view, j, value_weights, slope_weights, r, T9, fit, rho);
         ASSERT_EQ(std::memcmp(&one, &loop_slopes[r], sizeof one), 0) << "slope of reaction " << r << " at T9 " << T9;
         ++slopes_compared;
       }

@@ -409,13 +409,9 @@ ZONEODE_HD inline TemperatureBorder temperature_border(const Team& team, const M
   const HermiteWeights value_weights = hermite_weights(table_t), slope_weights = hermite_weight_slopes(table_t);
   const RateTableView table = tabulated ? *network.rates.fit_table : RateTableView{};  // once per thread
   b.release_dT9 = team.sum(net.reaction_count, [&](int r) {  // d flux / d T9 stored and summed in one pass
-    double d_rate;
-    if (tabulated) {
-      const double lambda = table_exp(rate_table_log_lambda(table, table_j, value_weights, r));
-      d_rate = tabulated_rate_factor_dT9(network.rates, table, table_j, slope_weights, r, T9, fit, rho, lambda);
-    } else {
-      d_rate = reaction_rate_factor_dT9(network.rates, r, T9, fit, rho);
-    }
+    double d_rate = tabulated ? tabulated_rate_factor_dT9(network.rates, table, table_j, value_weights, slope_weights,
+                                                          r, T9, fit, rho)
+                              : reaction_rate_factor_dT9(network.rates, r, T9, fit, rho);
     if (screened) d_rate = screened_rate_factor_dT9(net, r, d_rate, w.rate_factor[r], screening);
     w.flux[r] = reaction_flux(net, r, d_rate, Y, ye);
     return w.flux[r] * net.q_value_MeV[r];

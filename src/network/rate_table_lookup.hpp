@@ -129,11 +129,16 @@ ZONEODE_HD inline bool rate_table_position(const RateTableView& table, double T9
   return true;
 }
 
-// The interpolant's combination of an interval's six nodes (for_each_log_lambda's loop and the
-// per-reaction reads below: one expression, one rounding).
+// The interpolant's weighted sum of an interval's six nodes without G_0 (with slope weights: h
+// times its slope), and with it, its value (for_each_log_lambda's loop and the per-reaction reads
+// below: one expression, one rounding).
+ZONEODE_HD inline double hermite_increment(const HermiteWeights& w, double g0, double m0, double c0, double g1,
+                                           double m1, double c1) {
+  return (w.w5 * (g1 - g0) + w.w1 * m0 + w.w4 * m1) + (w.w2 * c0 + w.w3 * c1);
+}
 ZONEODE_HD inline double hermite_combine(const HermiteWeights& w, double g0, double m0, double c0, double g1, double m1,
                                          double c1) {
-  return g0 + ((w.w5 * (g1 - g0) + w.w1 * m0 + w.w4 * m1) + (w.w2 * c0 + w.w3 * c1));
+  return g0 + hermite_increment(w, g0, m0, c0, g1, m1, c1);
 }
 
 // ln lambda_r at interval j, weights w (hermite_weights(t)); reaction r's slope d ln lambda_r /
@@ -146,8 +151,7 @@ ZONEODE_HD inline double rate_table_log_lambda(const RateTableView& table, int j
 ZONEODE_HD inline double rate_table_log_slope(const RateTableView& table, int j, const HermiteWeights& w, int r) {
   const int R = table.reaction_count;
   const double* node = table.nodes + static_cast<std::int64_t>(3 * j) * R + r;
-  const double g0 = node[0], m0 = node[R], c0 = node[2 * R], g1 = node[3 * R], m1 = node[4 * R], c1 = node[5 * R];
-  return ((w.w5 * (g1 - g0) + w.w1 * m0 + w.w4 * m1) + (w.w2 * c0 + w.w3 * c1)) * table.inv_step;
+  return hermite_increment(w, node[0], node[R], node[2 * R], node[3 * R], node[4 * R], node[5 * R]) * table.inv_step;
 }
 
 // Whether reaction r is evaluated from its fits in interval j (not read from the table).

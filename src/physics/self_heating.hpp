@@ -290,6 +290,14 @@ ZONEODE_HD inline double tabulated_rate_factor_dT9(const RateView& net, const Ra
   }
   return d;
 }
+// The same with lambda_r read from the table too (value weights w_value, hermite_weights(t)): the
+// device's per-reaction read, in the CPU loop's operations.
+ZONEODE_HD inline double tabulated_rate_factor_dT9(const RateView& net, const RateTableView& table, int j,
+                                                   const HermiteWeights& w_value, const HermiteWeights& w_slope, int r,
+                                                   double T9, const ReaclibPowers& fit, double rho) {
+  const double lambda = table_exp(rate_table_log_lambda(table, j, w_value, r));
+  return tabulated_rate_factor_dT9(net, table, j, w_slope, r, T9, fit, rho, lambda);
+}
 // Whether the table gives T9's slopes: at or above its first node and not above T9 10 (the fits'
 // slope is 0 there, reaction_rate_factor_dT9); j, t: rate_table_position's.
 ZONEODE_HD inline bool rate_table_slope_position(const RateTableView& table, double T9, int& j, double& t) {
@@ -307,10 +315,8 @@ ZONEODE_HD inline bool tabulated_rate_factor_slopes_each(const RateView& net, do
   if (!rate_table_slope_position(table, T9, j, t)) return false;
   const HermiteWeights value_weights = hermite_weights(t), slope_weights = hermite_weight_slopes(t);
   const ReaclibPowers fit = reaclib_powers(reaclib_fit_T9(T9));
-  for (int r = 0; r < net.reaction_count; ++r) {
-    const double lambda = table_exp(rate_table_log_lambda(table, j, value_weights, r));
-    out[r] = tabulated_rate_factor_dT9(net, table, j, slope_weights, r, T9, fit, rho, lambda);
-  }
+  for (int r = 0; r < net.reaction_count; ++r)
+    out[r] = tabulated_rate_factor_dT9(net, table, j, value_weights, slope_weights, r, T9, fit, rho);
   return true;
 }
 
