@@ -290,7 +290,7 @@ TEST(ImplicitTeam, SelfHeatingReadsTheRateTableItsViewCarries) {
   RateTableView doubled = data.fit_table()->view();
   const int R = doubled.reaction_count;
   for (int node = 0; node <= doubled.intervals; ++node)
-    for (int r = 0; r < R; ++r) doubled_nodes[static_cast<std::size_t>(3 * node) * R + r] += std::log(2.0);
+    for (int r = 0; r < R; ++r) doubled_nodes[static_cast<std::size_t>(3 * node) * doubled.node_stride + r] += std::log(2.0);
   doubled.nodes = doubled_nodes.data();
   network.rates.fit_table = &doubled;
   const Outcome serial = run_serial(network, s, zone);

@@ -128,16 +128,25 @@ TEST(RateTable, TableExpWithinFewUlpOfExp) {
 
 // The interpolation loop and the fused rate factors compiled for AVX2 (four reactions an
 // instruction) and for the baseline give the same bits at every third interval and four positions,
-// on rp-z24 (887 reactions, the vector loop's remainder too; powers of rho 0-2 and captures) and s16
-// (47); the inline template, as the table's build check calls it, too.
+// on rp-z24 (887 reactions, the vector loop's remainder too; powers of rho 0-2 and captures), s16
+// (47) and s365 (3,921: one past a block of 4, where rp-z24 and s16 are three past); the inline
+// template, as the table's build check calls it, too. The fused factors read their lambdas over the
+// padded node rows (node_stride, a multiple of 4): the padding is zero and never reaches out.
 TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
   if (!rate_table_avx2_available()) GTEST_SKIP() << "this CPU has no AVX2: only the baseline loop runs here";
-  for (const Network& network : {rp_z24(), generate_network(generator_preset("s16"))}) {
+  for (const Network& network :
+       {rp_z24(), generate_network(generator_preset("s16")), generate_network(generator_preset("s365"))}) {
     const CompactNetwork compact(network);
     const RateTable table(compact.rate_view());
     const RateTableView& view = table.view();
     const int R = view.reaction_count;
-    std::vector<double> wide(R), baseline(R), inline_loop(R);
+    ASSERT_EQ(view.node_stride % 4, 0);
+    ASSERT_GE(view.node_stride, R);
+    ASSERT_LT(view.node_stride, R + 4);
+    for (int row = 0; row < 3 * (view.intervals + 1); ++row)
+      for (int r = R; r < view.node_stride; ++r) ASSERT_EQ(view.nodes[static_cast<std::size_t>(row) * view.node_stride + r], 0.0);
+    // One slot past R in each output: the loops write the R reactions and nothing after them.
+    std::vector<double> wide(R + 1, -1.0), baseline(R + 1, -1.0), inline_loop(R + 1, -1.0);
     const double rho = 3.7e7;
     const double rho_power[5] = {1.0, rho, rho * rho, rho * rho * rho, rho * rho * rho * rho};
     int compared = 0;
@@ -148,8 +157,8 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
         rate_table_lambdas(view, j, t, inline_loop.data());
         ASSERT_EQ(std::memcmp(wide.data(), baseline.data(), R * sizeof(double)), 0) << "interval " << j << " t " << t;
         ASSERT_EQ(std::memcmp(wide.data(), inline_loop.data(), R * sizeof(double)), 0) << "interval " << j << " t " << t;
-        // The fused factors (AVX2: one pass with the powers by masks; baseline: the loop above, then
-        // the products), against the products written out.
+        // The fused factors (AVX2: the padded lambdas, then the products with the powers by masks;
+        // baseline: the same with the powers by a lookup), against the products written out.
         rate_table_factors_wide(view, j, t, rho_power, compact.density_power.data(), compact.identical_factor.data(),
                                 wide.data(), RateTableIsa::avx2);
         rate_table_factors_wide(view, j, t, rho_power, compact.density_power.data(), compact.identical_factor.data(),
@@ -158,6 +167,8 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
           inline_loop[r] = rho_power[compact.density_power[r]] * inline_loop[r] * compact.identical_factor[r];
         ASSERT_EQ(std::memcmp(wide.data(), baseline.data(), R * sizeof(double)), 0) << "factors, interval " << j;
         ASSERT_EQ(std::memcmp(wide.data(), inline_loop.data(), R * sizeof(double)), 0) << "factors, interval " << j;
+        ASSERT_EQ(wide[R], -1.0);
+        ASSERT_EQ(baseline[R], -1.0);
         ++compared;
       }
     }

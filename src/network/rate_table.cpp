@@ -55,8 +55,8 @@ __attribute__((target("avx2"), flatten)) void lambdas_avx2(const RateTableView& 
 }
 __attribute__((target("avx2"), flatten)) void factors_avx2(const RateTableView& table, int j, double t,
                                                            const double (&rho_power)[5], const std::uint8_t* power,
-                                                           const double* identical, double* out) {
-  rate_table_factors(table, j, t, rho_power, power, identical, out);
+                                                           const double* identical, double* scratch, double* out) {
+  rate_table_factors(table, j, t, rho_power, power, identical, scratch, out);
 }
 #endif
 #if defined(__GNUC__) || defined(__clang__)
@@ -69,11 +69,18 @@ void lambdas_baseline(const RateTableView& table, int j, double t, double* out) 
 __attribute__((flatten))
 #endif
 void factors_baseline(const RateTableView& table, int j, double t, const double (&rho_power)[5],
-                      const std::uint8_t* power, const double* identical, double* out) {
-  // SSE2 has no 64-bit compare for rate_table_factors' masks: the table's loop vectorised alone, then
-  // the factors (the same products in the same order).
-  rate_table_lambdas(table, j, t, out);
-  for (int r = 0; r < table.reaction_count; ++r) out[r] = rho_power[power[r]] * out[r] * identical[r];
+                      const std::uint8_t* power, const double* identical, double* scratch, double* out) {
+  // SSE2 has no 64-bit compare for rate_table_factors' masks: the factors by a lookup (the same
+  // products in the same order).
+  rate_table_padded_lambdas(table, j, t, scratch);
+  for (int r = 0; r < table.reaction_count; ++r) out[r] = rho_power[power[r]] * scratch[r] * identical[r];
+}
+
+// The padded lambdas' scratch, one per thread (the CPU backend's threads each integrate zones).
+double* padded_scratch(const RateTableView& table) {
+  thread_local std::vector<double> scratch;
+  if (scratch.size() < static_cast<std::size_t>(table.node_stride)) scratch.resize(table.node_stride);
+  return scratch.data();
 }
 
 }  // namespace
@@ -102,30 +109,32 @@ void rate_table_factors_wide(const RateTableView& table, int j, double t, const 
                              [[maybe_unused]] RateTableIsa isa) {
 #ifdef ZONEODE_RATE_TABLE_AVX2
   if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
-    factors_avx2(table, j, t, rho_power, density_power, identical, out);
+    factors_avx2(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
     return;
   }
 #endif
-  factors_baseline(table, j, t, rho_power, density_power, identical, out);
+  factors_baseline(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
 }
 
 RateTable::RateTable(const RateView& rates, double T9_min, double step, double tolerance) {
   const int R = rates.reaction_count;
   const double u_last = std::log(reaclib_fit_max_T9);
   const int intervals = std::max(1, static_cast<int>(std::ceil((u_last - std::log(T9_min)) / step)));
+  const int S = (R + 3) / 4 * 4;  // node_stride (rate_table_lookup.hpp)
   view_.reaction_count = R;
+  view_.node_stride = S;
   view_.intervals = intervals;
   view_.u_step = step;
   view_.inv_step = 1.0 / step;
   view_.u_first = u_last - intervals * step;
   view_.T9_min = std::exp(view_.u_first);
-  nodes_.assign(static_cast<std::size_t>(3) * (intervals + 1) * R, 0.0);
+  nodes_.assign(static_cast<std::size_t>(3) * (intervals + 1) * S, 0.0);
   // good[j R + r]: interval j of reaction r passes (both nodes valid, the check within tolerance).
   std::vector<char> valid(static_cast<std::size_t>(intervals + 1) * R, 0), good(static_cast<std::size_t>(intervals) * R, 0);
   constexpr double max_log = 690.0;  // |ln lambda| beyond this: not tabulated (table_exp's range, underflow)
   for (int j = 0; j <= intervals; ++j) {
     const double T9 = (j == intervals) ? reaclib_fit_max_T9 : std::exp(view_.u_first + j * step);
-    double* node = nodes_.data() + static_cast<std::size_t>(3 * j) * R;
+    double* node = nodes_.data() + static_cast<std::size_t>(3 * j) * S;
     for (int r = 0; r < R; ++r) {
       double G = 0.0, G1 = 0.0, G2 = 0.0;
       if (!log_lambda_and_slopes(rates, r, T9, G, G1, G2) || std::fabs(G) > max_log) {
@@ -134,8 +143,8 @@ RateTable::RateTable(const RateView& rates, double T9_min, double step, double t
       }
       valid[static_cast<std::size_t>(j) * R + r] = 1;
       node[r] = G;
-      node[R + r] = G1 * step;
-      node[2 * R + r] = G2 * step * step;
+      node[S + r] = G1 * step;
+      node[2 * S + r] = G2 * step * step;
     }
   }
   view_.nodes = nodes_.data();

@@ -66,38 +66,48 @@ class RateTable {
   RateTableView view_;
 };
 
-// f(r, ln lambda_r) for every reaction r in order, ln lambda_r the quintic Hermite interpolant of
-// interval j at t: the one loop the lambdas and the rate factors below are written with.
+// f(r, ln lambda_r) for r = 0 .. count - 1 in order (count: the reactions, or the padded
+// node_stride), ln lambda_r the quintic Hermite interpolant of interval j at t: the one loop the
+// lambdas and the rate factors below are written with.
 template <typename F>
-inline void for_each_log_lambda(const RateTableView& table, int j, double t, F f) {
-  const int R = table.reaction_count;
+inline void for_each_log_lambda(const RateTableView& table, int j, double t, int count, F f) {
+  const int S = table.node_stride;
   const HermiteWeights w = hermite_weights(t);
-  const double* __restrict g0 = table.nodes + static_cast<std::int64_t>(3 * j) * R;
-  const double* __restrict m0 = g0 + R;
-  const double* __restrict c0 = m0 + R;
-  const double* __restrict g1 = c0 + R;
-  const double* __restrict m1 = g1 + R;
-  const double* __restrict c1 = m1 + R;
-  for (int r = 0; r < R; ++r) f(r, hermite_combine(w, g0[r], m0[r], c0[r], g1[r], m1[r], c1[r]));
+  const double* __restrict g0 = table.nodes + static_cast<std::int64_t>(3 * j) * S;
+  const double* __restrict m0 = g0 + S;
+  const double* __restrict c0 = m0 + S;
+  const double* __restrict g1 = c0 + S;
+  const double* __restrict m1 = g1 + S;
+  const double* __restrict c1 = m1 + S;
+  for (int r = 0; r < count; ++r) f(r, hermite_combine(w, g0[r], m0[r], c0[r], g1[r], m1[r], c1[r]));
 }
 
 // lambda_r (the fits' sum) of every tabulated reaction at interval j, t into out[r]; reactions on
 // the direct list get a value the caller overwrites.
 template <typename Out>
 inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out out) {
-  for_each_log_lambda(table, j, t, [&](int r, double G) { out[r] = table_exp(G); });
+  for_each_log_lambda(table, j, t, table.reaction_count, [&](int r, double G) { out[r] = table_exp(G); });
+}
+// The same over every padded slot (out holds node_stride values): whole blocks of 4, no remainder.
+inline void rate_table_padded_lambdas(const RateTableView& table, int j, double t, double* __restrict out) {
+  for_each_log_lambda(table, j, t, table.node_stride, [&](int r, double G) { out[r] = table_exp(G); });
 }
 
 // Every tabulated reaction's rate factor without partition functions, rho^power_r lambda_r
 // identical_r, multiplied in reaction_rate_factor_fitted's order; rho_power[p] = rho^p by repeated
 // multiplication (reaction_density_factor's), powers 0-4 (max_reactants_per_reaction reactants
 // with an electron capture's rho). One pass for the table and the factors; the power chosen by bit
-// masks, which GCC vectorises with AVX2 (a table lookup or a chain of selects it does not).
+// masks, which GCC vectorises with AVX2 (a table lookup or a chain of selects it does not). Two
+// passes: the lambdas of every padded slot into scratch (node_stride values; whole blocks of 4: a
+// 47-reaction s16 spent 60% of a one-pass loop's time in the scalar remainder, perf), then the
+// factors, whose remainder is two products.
 inline void rate_table_factors(const RateTableView& table, int j, double t, const double (&rho_power)[5],
-                               const std::uint8_t* density_power, const double* identical, double* out) {
+                               const std::uint8_t* density_power, const double* identical,
+                               double* __restrict scratch, double* __restrict out) {
+  rate_table_padded_lambdas(table, j, t, scratch);
   std::uint64_t power_bits[5];
   std::memcpy(power_bits, rho_power, sizeof power_bits);
-  for_each_log_lambda(table, j, t, [&](int r, double G) {
+  for (int r = 0; r < table.reaction_count; ++r) {
     const std::uint64_t p = density_power[r];
     std::uint64_t bits = power_bits[0];
     for (std::uint64_t k = 1; k < 5; ++k) {
@@ -106,8 +116,8 @@ inline void rate_table_factors(const RateTableView& table, int j, double t, cons
     }
     double density;
     std::memcpy(&density, &bits, sizeof density);
-    out[r] = density * table_exp(G) * identical[r];
-  });
+    out[r] = density * scratch[r] * identical[r];
+  }
 }
 
 // rate_table_lambdas into a double array, the loop compiled twice on x86-64 with GCC or Clang:
