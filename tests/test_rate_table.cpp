@@ -131,7 +131,8 @@ TEST(RateTable, TableExpWithinFewUlpOfExp) {
 // on rp-z24 (887 reactions, the vector loop's remainder too; powers of rho 0-2 and captures), s16
 // (47) and s365 (3,921: one past a block of 4, where rp-z24 and s16 are three past); the inline
 // template, as the table's build check calls it, too. The fused factors read their lambdas over the
-// padded node rows (node_stride, a multiple of 4): the padding is zero and never reaches out.
+// padded node rows (node_stride, a multiple of 8): the padding is zero and never reaches out. Each
+// instruction set the CPU has (AVX-512 where present) against the baseline.
 TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
   if (!rate_table_avx2_available()) GTEST_SKIP() << "this CPU has no AVX2: only the baseline loop runs here";
   for (const Network& network :
@@ -140,19 +141,22 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
     const RateTable table(compact.rate_view());
     const RateTableView& view = table.view();
     const int R = view.reaction_count;
-    ASSERT_EQ(view.node_stride % 4, 0);
+    ASSERT_EQ(view.node_stride % 8, 0);
     ASSERT_GE(view.node_stride, R);
-    ASSERT_LT(view.node_stride, R + 4);
+    ASSERT_LT(view.node_stride, R + 8);
     for (int row = 0; row < 3 * (view.intervals + 1); ++row)
       for (int r = R; r < view.node_stride; ++r) ASSERT_EQ(view.nodes[static_cast<std::size_t>(row) * view.node_stride + r], 0.0);
     // One slot past R in each output: the loops write the R reactions and nothing after them.
     std::vector<double> wide(R + 1, -1.0), baseline(R + 1, -1.0), inline_loop(R + 1, -1.0);
     const double rho = 3.7e7;
     const double rho_power[5] = {1.0, rho, rho * rho, rho * rho * rho, rho * rho * rho * rho};
+    std::vector<RateTableIsa> isas = {RateTableIsa::avx2};
+    if (rate_table_avx512_available()) isas.push_back(RateTableIsa::avx512);
     int compared = 0;
+    for (const RateTableIsa isa : isas)
     for (int j = 0; j < view.intervals; j += 3) {
       for (double t : {0.0, 0.137, 0.5, 0.999}) {
-        rate_table_lambdas_wide(view, j, t, wide.data(), RateTableIsa::avx2);
+        rate_table_lambdas_wide(view, j, t, wide.data(), isa);
         rate_table_lambdas_wide(view, j, t, baseline.data(), RateTableIsa::baseline);
         rate_table_lambdas(view, j, t, inline_loop.data());
         ASSERT_EQ(std::memcmp(wide.data(), baseline.data(), R * sizeof(double)), 0) << "interval " << j << " t " << t;
@@ -160,7 +164,7 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
         // The fused factors (AVX2: the padded lambdas, then the products with the powers by masks;
         // baseline: the same with the powers by a lookup), against the products written out.
         rate_table_factors_wide(view, j, t, rho_power, compact.density_power.data(), compact.identical_factor.data(),
-                                wide.data(), RateTableIsa::avx2);
+                                wide.data(), isa);
         rate_table_factors_wide(view, j, t, rho_power, compact.density_power.data(), compact.identical_factor.data(),
                                 baseline.data(), RateTableIsa::baseline);
         for (int r = 0; r < R; ++r)
@@ -173,6 +177,8 @@ TEST(RateTable, Avx2AndBaselineGiveTheSameBits) {
       }
     }
     EXPECT_GT(compared, 500);
+    std::printf("  %d reactions (node_stride %d): %d positions, %s\n", R, view.node_stride, compared,
+                isas.size() > 1 ? "AVX2 and AVX-512 against the baseline" : "AVX2 against the baseline (no AVX-512 here)");
   }
 }
 

@@ -47,15 +47,25 @@ double direct_lambda(const RateView& rates, int r, double T9) {
 }
 
 // The same loop for each instruction set; flatten: rate_table_lambdas and table_exp inlined into
-// each, so the AVX2 copy is vectorised with AVX2.
+// each, so the AVX2 copy is vectorised with AVX2 and the AVX-512 copy with AVX-512 (8 lanes).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ZONEODE_RATE_TABLE_AVX2 1
+#define ZONEODE_RATE_TABLE_AVX512_TARGET "avx512f,avx512dq,avx512vl"
 __attribute__((target("avx2"), flatten)) void lambdas_avx2(const RateTableView& table, int j, double t, double* out) {
+  rate_table_lambdas(table, j, t, out);
+}
+__attribute__((target(ZONEODE_RATE_TABLE_AVX512_TARGET), flatten)) void lambdas_avx512(const RateTableView& table,
+                                                                                        int j, double t, double* out) {
   rate_table_lambdas(table, j, t, out);
 }
 __attribute__((target("avx2"), flatten)) void factors_avx2(const RateTableView& table, int j, double t,
                                                            const double (&rho_power)[5], const std::uint8_t* power,
                                                            const double* identical, double* scratch, double* out) {
+  rate_table_factors(table, j, t, rho_power, power, identical, scratch, out);
+}
+__attribute__((target(ZONEODE_RATE_TABLE_AVX512_TARGET), flatten)) void factors_avx512(
+    const RateTableView& table, int j, double t, const double (&rho_power)[5], const std::uint8_t* power,
+    const double* identical, double* scratch, double* out) {
   rate_table_factors(table, j, t, rho_power, power, identical, scratch, out);
 }
 #endif
@@ -94,11 +104,36 @@ bool rate_table_avx2_available() {
 #endif
 }
 
+bool rate_table_avx512_available() {
+#ifdef ZONEODE_RATE_TABLE_AVX2
+  static const bool available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                                __builtin_cpu_supports("avx512vl");
+  return available;
+#else
+  return false;
+#endif
+}
+
+namespace {
+// The instruction set a call runs: automatic, the widest the CPU has; another, itself where the CPU
+// has it (tests ask for each), else the baseline.
+[[maybe_unused]] RateTableIsa chosen_isa(RateTableIsa isa) {
+  if (isa == RateTableIsa::avx512 && rate_table_avx512_available()) return isa;
+  if (isa == RateTableIsa::avx2 && rate_table_avx2_available()) return isa;
+  if (isa == RateTableIsa::automatic) {
+    if (rate_table_avx512_available()) return RateTableIsa::avx512;
+    if (rate_table_avx2_available()) return RateTableIsa::avx2;
+  }
+  return RateTableIsa::baseline;
+}
+}  // namespace
+
 void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double* out, [[maybe_unused]] RateTableIsa isa) {
 #ifdef ZONEODE_RATE_TABLE_AVX2
-  if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
-    lambdas_avx2(table, j, t, out);
-    return;
+  switch (chosen_isa(isa)) {
+    case RateTableIsa::avx512: return lambdas_avx512(table, j, t, out);
+    case RateTableIsa::avx2: return lambdas_avx2(table, j, t, out);
+    default: break;
   }
 #endif
   lambdas_baseline(table, j, t, out);
@@ -108,9 +143,12 @@ void rate_table_factors_wide(const RateTableView& table, int j, double t, const 
                              const std::uint8_t* density_power, const double* identical, double* out,
                              [[maybe_unused]] RateTableIsa isa) {
 #ifdef ZONEODE_RATE_TABLE_AVX2
-  if (isa == RateTableIsa::avx2 || (isa == RateTableIsa::automatic && rate_table_avx2_available())) {
-    factors_avx2(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
-    return;
+  switch (chosen_isa(isa)) {
+    case RateTableIsa::avx512:
+      return factors_avx512(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
+    case RateTableIsa::avx2:
+      return factors_avx2(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
+    default: break;
   }
 #endif
   factors_baseline(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
@@ -120,7 +158,7 @@ RateTable::RateTable(const RateView& rates, double T9_min, double step, double t
   const int R = rates.reaction_count;
   const double u_last = std::log(reaclib_fit_max_T9);
   const int intervals = std::max(1, static_cast<int>(std::ceil((u_last - std::log(T9_min)) / step)));
-  const int S = (R + 3) / 4 * 4;  // node_stride (rate_table_lookup.hpp)
+  const int S = (R + 7) / 8 * 8;  // node_stride (rate_table_lookup.hpp)
   view_.reaction_count = R;
   view_.node_stride = S;
   view_.intervals = intervals;

@@ -88,7 +88,7 @@ template <typename Out>
 inline void rate_table_lambdas(const RateTableView& table, int j, double t, Out out) {
   for_each_log_lambda(table, j, t, table.reaction_count, [&](int r, double G) { out[r] = table_exp(G); });
 }
-// The same over every padded slot (out holds node_stride values): whole blocks of 4, no remainder.
+// The same over every padded slot (out holds node_stride values): whole blocks of 8, no remainder.
 inline void rate_table_padded_lambdas(const RateTableView& table, int j, double t, double* __restrict out) {
   for_each_log_lambda(table, j, t, table.node_stride, [&](int r, double G) { out[r] = table_exp(G); });
 }
@@ -96,11 +96,11 @@ inline void rate_table_padded_lambdas(const RateTableView& table, int j, double 
 // Every tabulated reaction's rate factor without partition functions, rho^power_r lambda_r
 // identical_r, multiplied in reaction_rate_factor_fitted's order; rho_power[p] = rho^p by repeated
 // multiplication (reaction_density_factor's), powers 0-4 (max_reactants_per_reaction reactants
-// with an electron capture's rho). One pass for the table and the factors; the power chosen by bit
-// masks, which GCC vectorises with AVX2 (a table lookup or a chain of selects it does not). Two
-// passes: the lambdas of every padded slot into scratch (node_stride values; whole blocks of 4: a
-// 47-reaction s16 spent 60% of a one-pass loop's time in the scalar remainder, perf), then the
-// factors, whose remainder is two products.
+// with an electron capture's rho); the power chosen by bit masks, which GCC vectorises with AVX2
+// and AVX-512 (a table lookup or a chain of selects it does not). Two passes: the lambdas of every
+// padded slot into scratch (node_stride values, whole vectors: s16's 47 reactions spent 60% of a
+// one-pass loop's time in its scalar remainder, perf, 2026-12-08), then the factors, whose
+// remainder is two products.
 inline void rate_table_factors(const RateTableView& table, int j, double t, const double (&rho_power)[5],
                                const std::uint8_t* density_power, const double* identical,
                                double* __restrict scratch, double* __restrict out) {
@@ -120,13 +120,17 @@ inline void rate_table_factors(const RateTableView& table, int j, double t, cons
   }
 }
 
-// rate_table_lambdas into a double array, the loop compiled twice on x86-64 with GCC or Clang:
-// for the baseline (SSE2, two reactions an instruction) and for AVX2 (four), chosen once by the
-// CPU it runs on. The two do the same IEEE additions and multiplications in the same order on every
-// lane (no contraction, no FMA), so they give the same bits (`RateTable.Avx2AndBaselineGiveTheSameBits`);
-// a self-heated CPU step spends most of its extra time here (validation/README.md). `isa`: tests.
-enum class RateTableIsa { automatic, baseline, avx2 };
+// rate_table_lambdas into a double array, the loop compiled three times on x86-64 with GCC or
+// Clang: for the baseline (SSE2, two reactions an instruction), AVX2 (four) and AVX-512 (eight;
+// AMD Zen 4 and later, Intel Skylake-SP and later; LUMI's and Frontier's Zen 3 take AVX2), the
+// widest the CPU has chosen once. They do the same IEEE additions and multiplications in the same
+// order on every lane (no contraction, no FMA), so they give the same bits
+// (`RateTable.Avx2AndBaselineGiveTheSameBits`): results do not depend on the CPU. A self-heated CPU
+// step spends most of its extra time here (validation/README.md). `isa`: tests (one the CPU lacks
+// runs the baseline).
+enum class RateTableIsa { automatic, baseline, avx2, avx512 };
 bool rate_table_avx2_available();
+bool rate_table_avx512_available();
 void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double* out,
                              RateTableIsa isa = RateTableIsa::automatic);
 // rate_table_factors, compiled and chosen the same way.

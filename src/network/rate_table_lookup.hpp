@@ -26,8 +26,8 @@ struct RateTableView {
   double inv_step = 0.0;   // 1 / h
   double T9_min = 0.0;     // [GK] node 0
   // Node j, reaction r: nodes[(3 j + c) node_stride + r], c = 0: G, 1: h G', 2: h^2 G'' (scaled to
-  // t = (u - u_j) / h). node_stride: R rounded up to a multiple of 4, the padding 0, so that the
-  // host's vector loop reads whole blocks of 4 and has no scalar remainder (rate_table.hpp).
+  // t = (u - u_j) / h). node_stride: R rounded up to a multiple of 8, the padding 0, so that the
+  // host's vector loops (4 or 8 lanes) read whole blocks and have no scalar remainder (rate_table.hpp).
   const double* nodes = nullptr;
   int node_stride = 0;
   // The reactions evaluated directly in interval j (lambda underflows there, or the check failed
@@ -69,12 +69,9 @@ ZONEODE_HD inline double double_of(std::uint64_t bits) {
 // exp(x) for |x| <= 700: x = k ln 2 + r, |r| <= ln 2 / 2, exp(r) by its Taylor polynomial of
 // degree 12 (truncation 2e-16 relative), 2^k from the bits of the rounded k. Branch-free, plain
 // IEEE additions and multiplications: the same bits on every backend (contraction is off).
-// The polynomial: Horner's scheme for the terms to r^4, the tail r^5 (1/5! + ... + r^7/12!) by
-// Estrin's (pairs, then r^2, then r^4): a dependent chain of 16 operations where all-Horner had 26.
-// The CPU's vector loop over reactions (rate_table.hpp) is bound by that chain (an FP scheduler
-// holds ~3 iterations of it); the tail's own rounding is scaled by r^5 <= 0.005, so the result is
-// as close to exp as Horner's (RateTable.TableExpWithinFewUlpOfExp). Since 2026-12-08; before, Horner
-// throughout (self-heated results moved by the last bits).
+// (Estrin's scheme for the tail, tried 2026-12-08: the same accuracy, 3% off the s16 heated step, but
+// GCC then compiled the CPU's implicit integrate_zone, where this is inlined, 15% slower on rp-z24
+// unheated; kernels/EXPERIMENTS.md.)
 ZONEODE_HD inline double table_exp(double x) {
   constexpr double inv_ln2 = 1.4426950408889634;
   constexpr double shifter = 6755399441055744.0;        // 1.5 * 2^52: x / ln 2 + shifter rounds to an integer
@@ -83,11 +80,15 @@ ZONEODE_HD inline double table_exp(double x) {
   const double kd = x * inv_ln2 + shifter;
   const double k = kd - shifter;
   const double r = (x - k * ln2_hi) - k * ln2_lo;
-  const double r2 = r * r, r4 = r2 * r2;
-  const double pair0 = 1.0 / 120.0 + r * (1.0 / 720.0), pair1 = 1.0 / 5040.0 + r * (1.0 / 40320.0);
-  const double pair2 = 1.0 / 362880.0 + r * (1.0 / 3628800.0), pair3 = 1.0 / 39916800.0 + r * (1.0 / 479001600.0);
-  const double tail = (pair0 + r2 * pair1) + r4 * (pair2 + r2 * pair3);  // 1/5! + r/6! + ... + r^7/12!
-  double p = tail * r + 1.0 / 24.0;
+  double p = 1.0 / 479001600.0;  // 1/12!
+  p = p * r + 1.0 / 39916800.0;
+  p = p * r + 1.0 / 3628800.0;
+  p = p * r + 1.0 / 362880.0;
+  p = p * r + 1.0 / 40320.0;
+  p = p * r + 1.0 / 5040.0;
+  p = p * r + 1.0 / 720.0;
+  p = p * r + 1.0 / 120.0;
+  p = p * r + 1.0 / 24.0;
   p = p * r + 1.0 / 6.0;
   p = p * r + 0.5;
   p = p * r + 1.0;
