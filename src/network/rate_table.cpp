@@ -142,16 +142,15 @@ void rate_table_lambdas_wide(const RateTableView& table, int j, double t, double
 void rate_table_factors_wide(const RateTableView& table, int j, double t, const double (&rho_power)[5],
                              const std::uint8_t* density_power, const double* identical, double* out,
                              [[maybe_unused]] RateTableIsa isa) {
+  double* scratch = padded_scratch(table);
 #ifdef ZONEODE_RATE_TABLE_AVX2
   switch (chosen_isa(isa)) {
-    case RateTableIsa::avx512:
-      return factors_avx512(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
-    case RateTableIsa::avx2:
-      return factors_avx2(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
+    case RateTableIsa::avx512: return factors_avx512(table, j, t, rho_power, density_power, identical, scratch, out);
+    case RateTableIsa::avx2: return factors_avx2(table, j, t, rho_power, density_power, identical, scratch, out);
     default: break;
   }
 #endif
-  factors_baseline(table, j, t, rho_power, density_power, identical, padded_scratch(table), out);
+  factors_baseline(table, j, t, rho_power, density_power, identical, scratch, out);
 }
 
 RateTable::RateTable(const RateView& rates, double T9_min, double step, double tolerance) {
